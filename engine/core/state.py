@@ -1,0 +1,157 @@
+"""The public surface every game state offers, with legality always checked.
+
+Games subclass `State` and fill in the underscore hooks. The base class owns
+what must be the same in every game: the seeded RNG, the action log, the
+legality check in `apply` (bots are untrusted), caching of legal actions, and
+the replay record.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import TYPE_CHECKING, Any
+
+from engine.core.errors import EngineError, IllegalAction
+
+if TYPE_CHECKING:
+    from engine.core.game import Game
+
+JSON = Any
+
+
+def same_json(a: JSON, b: JSON) -> bool:
+    """Equality that also compares JSON types, so `true` never stands in for `1`."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, list):
+        return len(a) == len(b) and all(same_json(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(same_json(a[k], b[k]) for k in a)
+    return bool(a == b)
+
+
+def describe_action(action: JSON, limit: int = 80) -> str:
+    text = repr(action)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+class State:
+    """One game in progress. Subclasses implement the `_hooks` below."""
+
+    def __init__(self, game: Game, num_players: int, seed: int, options: dict[str, Any]) -> None:
+        self.game = game
+        self.num_players = num_players
+        self.seed = seed
+        self.options = options
+        # The only source of chance: replaying seed + actions gives the same game.
+        self.rng = random.Random(seed)
+        self.actions: list[JSON] = []
+        self._legal_cache: list[JSON] | None = None
+        self.setup()
+
+    # ----- hooks a game implements ------------------------------------------------
+
+    def setup(self) -> None:
+        """Deal, shuffle and place everything; called once from __init__."""
+        raise NotImplementedError
+
+    def _to_move(self) -> int | None:
+        raise NotImplementedError
+
+    def _legal_actions(self) -> list[JSON]:
+        raise NotImplementedError
+
+    def _apply(self, action: JSON) -> None:
+        """Apply an action already known to be legal."""
+        raise NotImplementedError
+
+    def _observation(self, seat: int) -> dict[str, JSON]:
+        raise NotImplementedError
+
+    def _is_terminal(self) -> bool:
+        raise NotImplementedError
+
+    def _result(self) -> dict[str, JSON]:
+        """At least `ranks` and `scores`, one entry per seat."""
+        raise NotImplementedError
+
+    def resample_hidden(self, seat: int, rng: random.Random) -> State:
+        """A copy in which everything `seat` cannot see is drawn again with `rng`.
+
+        `observation(seat)` of the copy equals that of this state. Search bots use
+        it to sample worlds consistent with what they know (determinization);
+        tests use it to prove that hidden information stays hidden.
+        """
+        raise NotImplementedError
+
+    # ----- public protocol --------------------------------------------------------
+
+    def to_move(self) -> int | None:
+        return None if self._is_terminal() else self._to_move()
+
+    def legal_actions(self) -> list[JSON]:
+        if self._legal_cache is None:
+            self._legal_cache = [] if self._is_terminal() else self._legal_actions()
+        return self._legal_cache
+
+    def apply(self, action: JSON) -> None:
+        if self._is_terminal():
+            raise IllegalAction("the game is over: no action is legal")
+        legal = self.legal_actions()
+        chosen = self._find_legal(legal, action)
+        if chosen is None:
+            raise IllegalAction(
+                f"{describe_action(action)} is not a legal action for seat {self._to_move()} "
+                f"({len(legal)} legal, e.g. {describe_action(legal[0]) if legal else 'none'})"
+            )
+        self._legal_cache = None
+        # Store the engine's own copy so a caller mutating its value changes nothing.
+        self._apply(chosen)
+        self.actions.append(chosen)
+
+    @staticmethod
+    def _find_legal(legal: list[JSON], action: JSON) -> JSON | None:
+        try:
+            index = legal.index(action)
+        except (ValueError, TypeError):
+            return None
+        candidate = legal[index]
+        if same_json(candidate, action):
+            return candidate
+        for other in legal[index + 1 :]:
+            if same_json(other, action):
+                return other
+        return None
+
+    def observation(self, seat: int) -> dict[str, JSON]:
+        if type(seat) is not int or not 0 <= seat < self.num_players:
+            raise EngineError(f"no seat {seat!r} in a {self.num_players}-player game")
+        obs = self._observation(seat)
+        obs["seat"] = seat
+        obs["to_move"] = self.to_move()
+        return obs
+
+    def is_terminal(self) -> bool:
+        return self._is_terminal()
+
+    def result(self) -> dict[str, JSON]:
+        if not self._is_terminal():
+            raise EngineError("the game is not over yet")
+        return self._result()
+
+    def record(self) -> dict[str, JSON]:
+        """The replay record: enough to reproduce this game exactly."""
+        return {
+            "game": self.game.name,
+            "rules_version": self.game.rules_version,
+            "players": self.num_players,
+            "seed": self.seed,
+            "options": copy.deepcopy(self.options),
+            "actions": copy.deepcopy(self.actions),
+            "result": self._result() if self._is_terminal() else None,
+        }
+
+    def clone(self) -> State:
+        """An independent copy (the game descriptor is shared, not copied)."""
+        return copy.deepcopy(self, {id(self.game): self.game})

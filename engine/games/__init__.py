@@ -1,0 +1,1 @@
+"""One sub-package per game; each registers its `Game` when imported."""
