@@ -1,0 +1,1 @@
+"""The bot SDK and the built-in reference bots."""

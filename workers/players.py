@@ -1,0 +1,257 @@
+"""Seat players: how the referee asks a bot for a move.
+
+`ProcessPlayer` talks JSON lines to a bot process started by a launcher (the
+sandbox in the arena) with per-move deadlines, a time bank and output caps.
+`InProcessPlayer` calls a trusted bot directly, for fast local play and
+benchmarks. Either way a misbehaving bot becomes a `Forfeit`, never an
+exception that reaches the referee.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import selectors
+import signal
+import subprocess
+import time
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from bots.sdk.runner import LoadedBot
+from workers.limits import Limits
+
+
+@dataclass(frozen=True)
+class Forfeit:
+    """Why a seat lost its right to play: shown to the bot's author."""
+
+    reason: str
+
+
+class Player(Protocol):
+    def start(self, info: dict[str, Any]) -> Forfeit | None: ...
+
+    def act(self, observation: dict[str, Any], legal_actions: list[Any]) -> Any | Forfeit: ...
+
+    def end(self, result: dict[str, Any]) -> None: ...
+
+    def close(self) -> str:
+        """Stop the bot; return its captured stderr (bounded)."""
+        ...
+
+
+class InProcessPlayer:
+    """A trusted bot called in this process: no isolation, no limits."""
+
+    def __init__(self, bot: LoadedBot) -> None:
+        self.bot = bot
+
+    def start(self, info: dict[str, Any]) -> Forfeit | None:
+        if self.bot.setup is not None:
+            try:
+                self.bot.setup(info)
+            except Exception as exc:
+                return Forfeit(f"setup raised {type(exc).__name__}: {exc}")
+        return None
+
+    def act(self, observation: dict[str, Any], legal_actions: list[Any]) -> Any | Forfeit:
+        try:
+            return self.bot.act(observation, legal_actions)
+        except Exception as exc:
+            return Forfeit(f"bot raised {type(exc).__name__}: {exc}")
+
+    def end(self, result: dict[str, Any]) -> None:
+        if self.bot.end is not None:
+            with contextlib.suppress(Exception):
+                self.bot.end(result)
+
+    def close(self) -> str:
+        return ""
+
+
+class ProcessPlayer:
+    """A bot in its own process, spoken to over JSON lines with deadlines."""
+
+    def __init__(self, process: subprocess.Popen[bytes], limits: Limits) -> None:
+        self.process = process
+        self.limits = limits
+        self.bank = limits.time_bank_seconds
+        self.output_total = 0
+        self.stderr = bytearray()
+        self.stderr_dropped = 0
+        self._pending = bytearray()
+        self._selector = selectors.DefaultSelector()
+        assert process.stdout is not None and process.stderr is not None
+        for stream in (process.stdout, process.stderr):
+            os.set_blocking(stream.fileno(), False)
+            self._selector.register(stream, selectors.EVENT_READ)
+        self._stdin_open = True
+        self.cpu_seconds = 0.0
+
+    # ----- protocol -------------------------------------------------------------
+
+    def start(self, info: dict[str, Any]) -> Forfeit | None:
+        message = {"type": "start", **info, "limits": self.limits.to_dict()}
+        problem = self._send(message, time.monotonic() + self.limits.startup_seconds)
+        return problem
+
+    def act(self, observation: dict[str, Any], legal_actions: list[Any]) -> Any | Forfeit:
+        started = time.monotonic()
+        deadline = started + self.limits.move_seconds + self.bank
+        problem = self._send(
+            {"type": "act", "observation": observation, "legal_actions": legal_actions}, deadline
+        )
+        if problem is not None:
+            return problem
+        reply = self._read_line(deadline)
+        if isinstance(reply, Forfeit):
+            return reply
+        overrun = time.monotonic() - started - self.limits.move_seconds
+        if overrun > 0:
+            self.bank = max(0.0, self.bank - overrun)
+        try:
+            message = json.loads(reply)
+        except ValueError:
+            return Forfeit(f"reply is not JSON: {reply[:80]!r}")
+        if not isinstance(message, dict):
+            return Forfeit("reply is not a JSON object")
+        if "error" in message:
+            return Forfeit(str(message["error"])[:500])
+        if "action" not in message:
+            return Forfeit('reply has no "action" key')
+        return message["action"]
+
+    def end(self, result: dict[str, Any]) -> None:
+        if self.process.poll() is None:
+            self._send({"type": "end", "result": result}, time.monotonic() + 0.5)
+
+    def close(self) -> str:
+        self._kill()
+        self._drain_stderr()
+        self._selector.close()
+        text = self.stderr.decode("utf-8", "replace")
+        if self.stderr_dropped:
+            text += f"\n[... {self.stderr_dropped} more bytes of stderr dropped]"
+        return text
+
+    # ----- plumbing -------------------------------------------------------------
+
+    def _send(self, message: dict[str, Any], deadline: float) -> Forfeit | None:
+        data = (json.dumps(message, separators=(",", ":")) + "\n").encode()
+        stdin = self.process.stdin
+        assert stdin is not None
+        if not self._stdin_open or self.process.poll() is not None:
+            return self._exit_reason()
+        # Write without blocking: a bot that stops reading must not stall the referee.
+        os.set_blocking(stdin.fileno(), False)
+        view = memoryview(data)
+        while view:
+            try:
+                written = os.write(stdin.fileno(), view)
+                view = view[written:]
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    return Forfeit("timed out: stopped reading its input")
+                self._pump(min(0.01, max(0.0, deadline - time.monotonic())))
+            except (BrokenPipeError, OSError):
+                self._stdin_open = False
+                return self._exit_reason()
+        return None
+
+    def _read_line(self, deadline: float) -> str | Forfeit:
+        while True:
+            newline = self._pending.find(b"\n")
+            if newline >= 0:
+                line = bytes(self._pending[:newline])
+                del self._pending[: newline + 1]
+                return line.decode("utf-8", "replace")
+            if len(self._pending) > self.limits.output_bytes_per_move:
+                return Forfeit(
+                    f"flooded its output: over {self.limits.output_bytes_per_move} bytes in one move"
+                )
+            if self.output_total > self.limits.output_bytes_per_match:
+                return Forfeit("flooded its output: over the per-match output limit")
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return Forfeit(
+                    f"timed out: no move within {self.limits.move_seconds:g}s "
+                    "and the time bank is empty"
+                )
+            if self._pump(remaining) == "eof":
+                return self._exit_reason()
+
+    def _pump(self, timeout: float) -> str | None:
+        """Move available bytes from the bot's pipes into buffers."""
+        assert self.process.stdout is not None
+        for key, _ in self._selector.select(timeout):
+            try:
+                chunk = os.read(key.fd, 65536)
+            except BlockingIOError:
+                continue
+            if key.fileobj is self.process.stdout:
+                if not chunk:
+                    return "eof"
+                self._pending += chunk
+                self.output_total += len(chunk)
+            else:
+                if not chunk:
+                    self._selector.unregister(key.fileobj)
+                    continue
+                self._keep_stderr(chunk)
+        return None
+
+    def _keep_stderr(self, chunk: bytes) -> None:
+        room = self.limits.stderr_bytes - len(self.stderr)
+        self.stderr += chunk[: max(room, 0)]
+        self.stderr_dropped += max(len(chunk) - max(room, 0), 0)
+
+    def _drain_stderr(self) -> None:
+        stream = self.process.stderr
+        if stream is None:
+            return
+        try:
+            while chunk := os.read(stream.fileno(), 65536):
+                self._keep_stderr(chunk)
+        except (BlockingIOError, OSError, ValueError):
+            pass
+
+    def _exit_reason(self) -> Forfeit:
+        # The runner's last line names the failure when the bot itself raised.
+        for line in self._pending.decode("utf-8", "replace").splitlines():
+            try:
+                message = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(message, dict) and "error" in message:
+                return Forfeit(str(message["error"])[:500])
+        try:
+            code = self.process.wait(timeout=1.0)
+        except subprocess.TimeoutExpired:
+            return Forfeit("closed its output")
+        if code < 0:
+            name = signal.Signals(-code).name if -code in signal.Signals._value2member_map_ else ""
+            hint = {
+                "SIGKILL": " (killed: memory, CPU time or another hard limit)",
+                "SIGXCPU": " (CPU time limit)",
+                "SIGXFSZ": " (file size limit)",
+                "SIGSEGV": " (crashed)",
+            }.get(name, "")
+            return Forfeit(f"process died on signal {name or -code}{hint}")
+        return Forfeit(f"process exited with status {code}")
+
+    def _kill(self) -> None:
+        if self.process.poll() is None:
+            try:
+                os.killpg(self.process.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                self.process.kill()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.process.wait(timeout=5)
+        for stream in (self.process.stdin,):
+            try:
+                if stream is not None:
+                    stream.close()
+            except OSError:
+                pass
