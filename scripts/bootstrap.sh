@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Creates the virtual environment and installs the project with everything it needs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+VENV=${VENV:-.venv}
+PYTHON=${PYTHON:-python3}
+
+if ! "$PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+    echo "Moon Arena needs Python 3.11 or newer; $PYTHON is $("$PYTHON" --version 2>&1)" >&2
+    exit 1
+fi
+
+# The sandbox needs bubblewrap; install it when we can (root on Debian).
+if ! command -v bwrap >/dev/null 2>&1; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        echo "== installing bubblewrap"
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap >/dev/null
+    else
+        echo "warning: bubblewrap (bwrap) is missing; workers will refuse to start until it is installed" >&2
+    fi
+fi
+
+[ -x "$VENV/bin/python" ] || "$PYTHON" -m venv "$VENV"
+"$VENV/bin/python" -m pip install -q --upgrade pip
+
+# elo 0.1.1 only builds with an old setuptools. The constraint must apply to its
+# build alone: left in place it would clash with this project's modern backend.
+if ! "$VENV/bin/python" -c 'import elo' 2>/dev/null; then
+    constraint=$(mktemp)
+    echo 'setuptools<58' > "$constraint"
+    PIP_CONSTRAINT="$constraint" "$VENV/bin/python" -m pip install -q 'elo==0.1.1'
+    rm -f "$constraint"
+fi
+
+"$VENV/bin/python" -m pip install -q -e '.[service,dev]'

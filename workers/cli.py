@@ -1,0 +1,346 @@
+"""The `arena` command: play bots locally, check replays, measure the engine.
+
+    arena games
+    arena play --game moonrollers --games 100 heuristic random
+    arena replay match.json
+    arena bench --game moonrollers --json
+    arena bench-sandbox
+
+Errors a user can cause (unknown game, bad player count, broken bot file) end
+in one line on stderr and exit status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import engine
+from bots.reference import builtin_names, builtin_path
+from bots.sdk.runner import BotLoadError, load_bot
+from workers.limits import Limits, LimitsError
+from workers.players import InProcessPlayer, Player, ProcessPlayer
+from workers.referee import play_match
+
+
+class UsageError(Exception):
+    """A mistake in what the user asked for; printed as one line."""
+
+
+@dataclass
+class BotEntry:
+    label: str
+    path: Path
+    builtin: bool
+    wins: int = 0
+    ranks: list[int] = field(default_factory=list)
+    scores: list[float] = field(default_factory=list)
+    forfeits: int = 0
+    last_forfeit: str = ""
+
+    def summary(self) -> dict[str, Any]:
+        games = len(self.ranks) or 1
+        return {
+            "name": self.label,
+            "wins": self.wins,
+            "mean_rank": round(sum(self.ranks) / games, 4),
+            "mean_score": round(sum(self.scores) / games, 4),
+            "forfeits": self.forfeits,
+        }
+
+
+def resolve_bot(spec: str, game: str) -> BotEntry:
+    path = builtin_path(spec, game)
+    if path is not None:
+        return BotEntry(spec, path, builtin=True)
+    candidate = Path(spec)
+    if candidate.is_file():
+        try:
+            load_bot(str(candidate))
+        except BotLoadError as exc:
+            raise UsageError(f"bot {spec}: {exc}") from None
+        return BotEntry(candidate.name, candidate, builtin=False)
+    known = ", ".join(builtin_names(game))
+    raise UsageError(f"bot {spec!r} is neither a built-in ({known}) nor a readable file")
+
+
+def make_player(entry: BotEntry, isolation: str, limits: Limits) -> Player:
+    kind = isolation
+    if kind == "auto":
+        # Built-in bots are ours and trusted; an author's file is sandboxed.
+        kind = "inprocess" if entry.builtin else "sandbox"
+    if kind == "inprocess":
+        try:
+            return InProcessPlayer(load_bot(str(entry.path)))
+        except BotLoadError as exc:
+            raise UsageError(f"bot {entry.label}: {exc}") from None
+    from workers.launchers import get_launcher
+
+    launcher = get_launcher(kind)
+    return ProcessPlayer(launcher.launch(entry.path, limits), limits)
+
+
+def check_isolation(entries: list[BotEntry], isolation: str) -> None:
+    kinds = {
+        isolation if isolation != "auto" else ("inprocess" if e.builtin else "sandbox")
+        for e in entries
+    }
+    from workers.launchers import get_launcher
+
+    for kind in kinds - {"inprocess"}:
+        try:
+            get_launcher(kind).check()
+        except Exception as exc:
+            hint = (
+                " (for trusted local bots only: --isolation process or inprocess)"
+                if kind == "sandbox"
+                else ""
+            )
+            raise UsageError(f"cannot run bots with isolation {kind}: {exc}{hint}") from None
+
+
+class Progress:
+    """A one-line progress bar on stderr, only when stderr is a terminal."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.enabled = total > 1 and sys.stderr.isatty()
+        self.last = 0.0
+
+    def update(self, done: int) -> None:
+        if not self.enabled or (time.monotonic() - self.last < 0.1 and done < self.total):
+            return
+        self.last = time.monotonic()
+        width = 30
+        filled = int(width * done / self.total)
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total}")
+        if done == self.total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+
+def command_play(args: argparse.Namespace) -> int:
+    game = engine.get_game(args.game)
+    game.check_players(len(args.bots))
+    options = json.loads(args.options) if args.options else None
+    game.check_options(options)
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    limits = Limits(move_seconds=args.move_seconds)
+    entries = [resolve_bot(spec, game.name) for spec in args.bots]
+    check_isolation(entries, args.isolation)
+    records = []
+    decisions = 0
+    progress = Progress(args.games)
+    started = time.perf_counter()
+    for index in range(args.games):
+        # Rotate seats so each bot sits in each seat equally often.
+        shift = index % len(entries)
+        seating = entries[shift:] + entries[:shift]
+        players = [make_player(entry, args.isolation, limits) for entry in seating]
+        outcome = play_match(game.name, args.seed + index, players, options)
+        decisions += outcome.decisions
+        for seat, entry in enumerate(seating):
+            entry.ranks.append(outcome.ranks[seat])
+            entry.wins += outcome.ranks[seat] == 1
+            score = outcome.scores[seat]
+            entry.scores.append(score if isinstance(score, int | float) else 0)
+            if seat in outcome.forfeits:
+                entry.forfeits += 1
+                entry.last_forfeit = outcome.forfeits[seat]
+        if args.save_replay:
+            records.append(outcome.record)
+        progress.update(index + 1)
+    seconds = time.perf_counter() - started
+    if args.save_replay:
+        payload = records[0] if len(records) == 1 else records
+        Path(args.save_replay).write_text(json.dumps(payload) + "\n")
+    report = {
+        "game": game.name,
+        "games": args.games,
+        "seconds": round(seconds, 3),
+        "decisions": decisions,
+        "bots": [entry.summary() for entry in entries],
+    }
+    if args.json:
+        print(json.dumps(report))
+        return 0
+    print(f"{game.name}: {args.games} games, {decisions} decisions in {seconds:.2f}s")
+    print(
+        f"{'bot':<24} {'wins':>6} {'win %':>7} {'mean rank':>10} {'mean score':>11} {'forfeits':>9}"
+    )
+    for entry in entries:
+        s = entry.summary()
+        print(
+            f"{entry.label:<24} {s['wins']:>6} {100 * s['wins'] / args.games:>6.1f}% "
+            f"{s['mean_rank']:>10.2f} {s['mean_score']:>11.2f} {s['forfeits']:>9}"
+        )
+    for entry in entries:
+        if entry.forfeits:
+            print(f"{entry.label} last forfeit: {entry.last_forfeit}")
+    return 0
+
+
+def command_replay(args: argparse.Namespace) -> int:
+    try:
+        payload = json.loads(Path(args.path).read_text())
+    except OSError as exc:
+        raise UsageError(f"cannot read {args.path}: {exc.strerror}") from None
+    except ValueError:
+        raise UsageError(f"{args.path} is not JSON") from None
+    records = payload if isinstance(payload, list) else [payload]
+    failures = 0
+    for index, record in enumerate(records):
+        label = f"record {index}: " if len(records) > 1 else ""
+        try:
+            state = engine.replay(record)
+        except (engine.ReplayMismatch, engine.UnknownGame) as exc:
+            print(f"{label}does not reproduce: {exc}")
+            failures += 1
+            continue
+        result = state.result() if state.is_terminal() else None
+        print(
+            f"{label}reproduces: {record['game']} seed {record['seed']}, "
+            f"{len(record['actions'])} actions, result {json.dumps(result)}"
+        )
+    return 1 if failures else 0
+
+
+def bench_playouts(game: engine.Game, players: int, seconds: float, seed: int) -> dict[str, Any]:
+    rng = random.Random(seed)
+    games = decisions = 0
+    started = time.perf_counter()
+    deadline = started + seconds
+    while time.perf_counter() < deadline:
+        state = game.new_state(players, rng.randrange(1 << 30))
+        choice = rng.choice
+        while not state.is_terminal():
+            state.apply(choice(state.legal_actions()))
+            decisions += 1
+        games += 1
+    elapsed = time.perf_counter() - started
+    return {
+        "games": games,
+        "decisions": decisions,
+        "seconds": round(elapsed, 3),
+        "games_per_s": round(games / elapsed, 1),
+        "decisions_per_s": round(decisions / elapsed, 1),
+    }
+
+
+def command_bench(args: argparse.Namespace) -> int:
+    game = engine.get_game(args.game)
+    counts = {}
+    for players in range(game.min_players, game.max_players + 1):
+        counts[str(players)] = bench_playouts(game, players, args.seconds, args.seed)
+    total_decisions = sum(c["decisions"] for c in counts.values())
+    total_games = sum(c["games"] for c in counts.values())
+    total_seconds = sum(c["seconds"] for c in counts.values())
+    report = {
+        "game": game.name,
+        "rules_version": game.rules_version,
+        "python": sys.version.split()[0],
+        "players": counts,
+        "games_per_s": round(total_games / total_seconds, 1),
+        "decisions_per_s": round(total_decisions / total_seconds, 1),
+    }
+    if args.json:
+        print(json.dumps(report))
+        return 0
+    print(f"{game.name} random playouts, one core, {args.seconds:g}s per player count")
+    print(f"{'players':>7} {'games/s':>10} {'decisions/s':>12}")
+    for players, c in counts.items():
+        print(f"{players:>7} {c['games_per_s']:>10.1f} {c['decisions_per_s']:>12.0f}")
+    print(f"{'all':>7} {report['games_per_s']:>10.1f} {report['decisions_per_s']:>12.0f}")
+    return 0
+
+
+def command_games(args: argparse.Namespace) -> int:
+    described = [engine.get_game(name).describe() for name in engine.game_names()]
+    if args.json:
+        print(json.dumps(described))
+        return 0
+    for info in described:
+        kind = "cooperative" if info["cooperative"] else "competitive"
+        print(
+            f"{info['name']:<16} {info['rules_version']:<20} "
+            f"{info['min_players']}-{info['max_players']} players, {kind}"
+        )
+    return 0
+
+
+def command_bench_sandbox(args: argparse.Namespace) -> int:
+    try:
+        from workers.bench_sandbox import main as bench_main
+    except ImportError as exc:
+        raise UsageError(f"the sandbox benchmark is not available: {exc}") from None
+    return int(bench_main(args.rest) or 0)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="arena", description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    games = sub.add_parser("games", help="list the registered games")
+    games.add_argument("--json", action="store_true")
+    games.set_defaults(func=command_games)
+
+    play = sub.add_parser("play", help="play bots against each other locally")
+    play.add_argument("--game", required=True)
+    play.add_argument("--games", type=int, default=1)
+    play.add_argument("--seed", type=int, default=0)
+    play.add_argument("--options", help='game options as JSON, e.g. \'{"variant": "long"}\'')
+    play.add_argument("--json", action="store_true")
+    play.add_argument("--save-replay", metavar="PATH")
+    play.add_argument(
+        "--isolation",
+        choices=("auto", "sandbox", "process", "inprocess"),
+        default="auto",
+        help="auto: built-in bots in-process, bot files in the sandbox; process and "
+        "inprocess are for trusted bots only",
+    )
+    play.add_argument("--move-seconds", type=float, default=2.0)
+    play.add_argument("bots", nargs="+", metavar="BOT", help="built-in name or bot file")
+    play.set_defaults(func=command_play)
+
+    replay = sub.add_parser("replay", help="check that a saved replay reproduces")
+    replay.add_argument("path")
+    replay.set_defaults(func=command_replay)
+
+    bench = sub.add_parser("bench", help="random playouts per second, in-process")
+    bench.add_argument("--game", required=True)
+    bench.add_argument("--seconds", type=float, default=3.0)
+    bench.add_argument("--seed", type=int, default=1)
+    bench.add_argument("--json", action="store_true")
+    bench.set_defaults(func=command_bench)
+
+    sandbox = sub.add_parser("bench-sandbox", help="sandbox start-up and round-trip costs")
+    sandbox.add_argument("rest", nargs=argparse.REMAINDER)
+    sandbox.set_defaults(func=command_bench_sandbox)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args))
+    except (UsageError, engine.EngineError, LimitsError) as exc:
+        print(f"arena: error: {exc}", file=sys.stderr)
+        return 2
+    except json.JSONDecodeError as exc:
+        print(f"arena: error: --options is not valid JSON: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("arena: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
