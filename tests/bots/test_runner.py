@@ -1,0 +1,117 @@
+"""The SDK runner: loading bot files and speaking JSON lines in a real process."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from bots.sdk.runner import BotLoadError, load_bot
+
+RUNNER = Path(__file__).resolve().parents[2] / "bots" / "sdk" / "runner.py"
+
+
+def write(tmp_path: Path, text: str, name: str = "bot.py") -> Path:
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def converse(bot: Path, *messages: dict) -> tuple[list[dict], int, str]:
+    lines = "".join(json.dumps(m) + "\n" for m in messages)
+    done = subprocess.run(
+        [sys.executable, "-I", "-S", str(RUNNER), str(bot)],
+        input=lines,
+        capture_output=True,
+        text=True,
+        timeout=20,
+    )
+    replies = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+    return replies, done.returncode, done.stderr
+
+
+START = {"type": "start", "game": "g", "seat": 1, "players": 2, "options": {}, "limits": {}}
+
+
+def act(legal):
+    return {"type": "act", "observation": {"seat": 1}, "legal_actions": legal}
+
+
+def test_function_bot_answers_each_act_and_exits_on_end(tmp_path):
+    bot = write(tmp_path, "def act(observation, legal_actions):\n    return legal_actions[-1]\n")
+    replies, code, _ = converse(bot, START, act(["a", "b"]), act([[1, 2], [3]]), {"type": "end"})
+    assert replies == [{"action": "b"}, {"action": [3]}]
+    assert code == 0
+
+
+def test_class_bot_gets_setup_before_acting(tmp_path):
+    bot = write(
+        tmp_path,
+        "class Bot:\n"
+        "    def setup(self, info):\n        self.seat = info['seat']\n"
+        "    def act(self, observation, legal_actions):\n        return self.seat\n",
+    )
+    replies, code, _ = converse(bot, START, act([0, 1]), {"type": "end"})
+    assert replies == [{"action": 1}]
+    assert code == 0
+
+
+def test_print_in_a_bot_goes_to_stderr_not_the_protocol(tmp_path):
+    bot = write(tmp_path, "def act(o, legal):\n    print('thinking')\n    return legal[0]\n")
+    replies, _, stderr = converse(bot, START, act(["x"]), {"type": "end"})
+    assert replies == [{"action": "x"}]
+    assert "thinking" in stderr
+
+
+def test_exception_in_act_reports_a_reason_and_a_traceback(tmp_path):
+    bot = write(tmp_path, "def act(o, legal):\n    return 1 / 0\n")
+    replies, code, stderr = converse(bot, START, act(["x"]))
+    assert replies == [{"error": "bot raised ZeroDivisionError: division by zero"}]
+    assert code == 1
+    assert "Traceback" in stderr
+
+
+def test_zip_with_bot_py_is_accepted(tmp_path):
+    archive = tmp_path / "bot.zip"
+    with zipfile.ZipFile(archive, "w") as handle:
+        handle.writestr("bot.py", "def act(o, legal):\n    return legal[0]\n")
+    replies, code, _ = converse(archive, START, act(["only"]), {"type": "end"})
+    assert replies == [{"action": "only"}]
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("def act(:\n", "not valid Python"),
+        ("x = 1\n", "neither act"),
+        ("raise RuntimeError('boom')\n", "failed while loading: RuntimeError: boom"),
+        ("class Bot:\n    pass\n", "has no act"),
+        ("class Bot:\n    def __init__(self):\n        raise ValueError('no')\n", "Bot() failed"),
+    ],
+)
+def test_broken_bot_files_are_refused_with_a_reason(tmp_path, text, reason):
+    bot = write(tmp_path, text)
+    with pytest.raises(BotLoadError, match=re.escape(reason)):
+        load_bot(str(bot))
+    replies, code, _ = converse(bot, START)
+    assert code == 1
+    assert reason in replies[0]["error"]
+
+
+def test_non_utf8_and_missing_files_are_refused(tmp_path):
+    binary = tmp_path / "bot.py"
+    binary.write_bytes(b"\xff\xfe\x00bad")
+    with pytest.raises(BotLoadError, match="not UTF-8"):
+        load_bot(str(binary))
+    with pytest.raises(BotLoadError, match="no bot file"):
+        load_bot(str(tmp_path / "missing.py"))
+    not_zip_bot = tmp_path / "other.zip"
+    with zipfile.ZipFile(not_zip_bot, "w") as handle:
+        handle.writestr("main.py", "def act(o, l):\n    return l[0]\n")
+    with pytest.raises(BotLoadError, match="no bot.py"):
+        load_bot(str(not_zip_bot))
