@@ -1,0 +1,657 @@
+"""Moon Adventure: the game state, its legal actions and its transitions.
+
+The track is one list of spaces: index 0 is the Base board, then the supply
+chips (Area 3 nearest the base), and last the space where the Rover waits
+(DATA.md 4.2). Chips inserted by "Activate OGS" and "Abandon Supplies" are new
+spaces, so crew, robot and rover positions shift when a space is inserted in
+front of them. Supply chips are face down: their area is public, whether they
+are broken is not, until the Inspector turns one face up.
+
+Action encoding (all strings; see README.md): "move+"/"move-" (+ is away from
+the base), "ogs+"/"ogs-", "route+"/"route-", "gather+"/"gather-",
+"abandon:<slot><+|->", "share:<seat>" then "give:<slot>", "take:<slot>",
+"swap:<mine>:<theirs>", "done"; "inspect:<slot>", "reroll", "end";
+"robot<+|-><1|2>"/"robot0" (Engineer, start of turn); "oxygen2"/"oxygen3";
+"draw"/"stop" (replenishing); "role:<id>" (when roles are chosen).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.core.state import State
+from engine.games.moon_adventure.data import RULES
+
+# Space kinds on the track.
+BASE, SUPPLY, COLLECTED, OGS, OGS_BROKEN, ROVER_SPOT = range(6)
+KIND_NAMES = ("base", "supply", "collected", "ogs", "ogs_broken", "rover_spot")
+CHIP_KINDS = (SUPPLY, COLLECTED, OGS, OGS_BROKEN)
+
+# Cards and container contents: 0 is an empty container, 2/3 an oxygen card,
+# CHIP + id a supply chip. STORM only lives in the draw and discard piles.
+EMPTY, STORM = 0, 1
+CHIP = 10
+
+# Phases of a decision.
+CHOOSE, ROBOT, OXYGEN, ACT, SHARE, REPLENISH, OVER = range(7)
+PHASE_NAMES = ("choose_role", "robot", "oxygen", "act", "share", "replenish", "over")
+
+FACES = RULES.dice_faces
+COST = RULES.costs
+FIXED_ACTIONS = ("end", "reroll", "done", "draw", "stop", "oxygen2", "oxygen3")
+
+
+class MoonAdventureState(State):
+    """One Moon Adventure mission in progress."""
+
+    # ----- setup ------------------------------------------------------------------
+
+    def setup(self) -> None:
+        rng = self.rng
+        n = self.num_players
+        self.area: list[int] = []  # per chip id, public
+        self.broken: list[bool] = []  # per chip id, hidden until revealed
+        kind = [BASE]
+        chip = [-1]
+        for area in RULES.areas:
+            good = RULES.undamaged_per_area[area]
+            flags = [False] * good + [True] * (RULES.chips_per_area - good)
+            rng.shuffle(flags)
+            for flag in flags:
+                kind.append(SUPPLY)
+                chip.append(len(self.area))
+                self.area.append(area)
+                self.broken.append(flag)
+        kind.append(ROVER_SPOT)
+        chip.append(-1)
+        self.kind = kind
+        self.chip = chip
+        self.route = [False] * len(kind)
+        self.revealed = [False] * len(self.area)
+        self.rover = len(kind) - 1
+        self.rider = -1
+        self.robot = -1
+        self.pos = [0] * n
+        self.returned = [False] * n
+
+        deck = [value for value, count in sorted(RULES.oxygen_cards.items()) for _ in range(count)]
+        rng.shuffle(deck)
+        per = RULES.oxygen_per_player
+        self.slots = [
+            deck[s * per : (s + 1) * per] + [EMPTY] * (RULES.containers - per) for s in range(n)
+        ]
+        # The leftover oxygen lies face up on the first storm card; the draw pile is empty.
+        self.discard = [STORM] + deck[n * per :]
+        self.draw: list[int] = []
+        self.storms_aside = RULES.storm_cards - 1
+        self.routes_left = RULES.route_pieces
+        self.ogs_left = RULES.ogs_chips
+        self.target = RULES.target(n, self.options.get("beginner", False))
+        self.outcome: str | None = None
+
+        self.cur = 0
+        self.phase = CHOOSE
+        self.ap = 0
+        self.dice: list[int] = []
+        self.bonus = 0
+        self.used_mechanic = self.used_inventor = False
+        self.used_inspector = self.used_surgeon = False
+        self.can_reroll = False
+        self.partner = -1
+        self.moved_mine: list[bool] = []
+        self.moved_theirs: list[bool] = []
+
+        if self.options.get("roles", "dealt") == "chosen":
+            self.roles: list[str | None] = [None] * n
+        else:
+            ids = list(RULES.role_ids)
+            rng.shuffle(ids)
+            self.roles = list(ids[:n])
+            self._roles_ready()
+
+    def _roles_ready(self) -> None:
+        for seat, role in enumerate(self.roles):
+            if role == "carrier":
+                self.slots[seat] += [EMPTY] * (RULES.carrier_containers - RULES.containers)
+            if role == "engineer":
+                self.robot = 0  # the robot starts on the Base board
+        self._start_turn(0)  # E-moon_adventure-1: seat 0 starts
+
+    # ----- turn flow --------------------------------------------------------------
+
+    def _start_turn(self, seat: int) -> None:
+        self.cur = seat
+        slots = self.slots[seat]
+        if 2 not in slots and 3 not in slots:
+            self.outcome = "failure"  # A-31: a player starts a turn without oxygen
+            self.phase = OVER
+            return
+        self.used_mechanic = self.used_inventor = False
+        self.used_inspector = self.used_surgeon = False
+        self.can_reroll = False
+        self.partner = -1
+        self.ap = 0
+        self.dice = []
+        role = self.roles[seat]
+        self.bonus = 2 if role == "athlete" and self.kind[self.pos[seat]] == OGS else 0
+        if role == "engineer" and self._robot_moves():
+            self.phase = ROBOT
+            return
+        self._oxygen_phase()
+
+    def _oxygen_phase(self) -> None:
+        slots = self.slots[self.cur]
+        if 2 in slots and 3 in slots:
+            self.phase = OXYGEN
+        else:
+            self._consume(2 if 2 in slots else 3)
+
+    def _consume(self, value: int) -> None:
+        slots = self.slots[self.cur]
+        slots[slots.index(value)] = EMPTY
+        self.discard.append(value)
+        self._roll(value)
+        self.can_reroll = self.roles[self.cur] == "rookie"
+        self.phase = ACT
+        self._maybe_auto_end()
+
+    def _roll(self, count: int) -> None:
+        rnd = self.rng.random
+        dice = [FACES[int(rnd() * 6)] for _ in range(count)]
+        self.dice = dice
+        ap = sum(dice) + self.bonus
+        if self.roles[self.cur] == "mood_maker" and min(dice) == max(dice):
+            ap += 3
+        self.ap = ap
+
+    def _maybe_auto_end(self) -> None:
+        """End the turn when "end" would be the only legal action (nothing costs 0 AP)."""
+        if self.ap > 0 or self.can_reroll:
+            return
+        free_share = self.roles[self.cur] == "flight_surgeon" and not self.used_surgeon
+        if free_share and self._share_partners():
+            return
+        self._end_turn()
+
+    def _end_turn(self) -> None:
+        seat = self.cur
+        if self.kind[self.pos[seat]] == OGS and self._can_draw():
+            self.phase = REPLENISH
+        else:
+            self._next_turn()
+
+    def _can_draw(self) -> bool:
+        return EMPTY in self.slots[self.cur] and bool(self.draw or self.discard)
+
+    def _next_turn(self) -> None:
+        n = self.num_players
+        for step in range(1, n + 1):
+            seat = (self.cur + step) % n
+            if not self.returned[seat]:
+                self._start_turn(seat)
+                return
+        self._finish()
+
+    def _finish(self) -> None:
+        self.outcome = "success" if self.team_score() >= self.target else "failure"
+        self.phase = OVER
+
+    def team_score(self) -> int:
+        """Undamaged supplies in the containers of crew back on the Base (E-moon_adventure-8)."""
+        broken = self.broken
+        return sum(
+            1
+            for seat, slots in enumerate(self.slots)
+            if self.returned[seat]
+            for item in slots
+            if item >= CHIP and not broken[item - CHIP]
+        )
+
+    # ----- geometry ---------------------------------------------------------------
+
+    def _step(self, p: int, d: int, inventor: bool) -> int:
+        """Where one step from `p` in direction `d` lands, or -1 (A-27 jumping)."""
+        route = self.route
+        pos = self.pos
+        robot = self.robot
+        size = len(route)
+        q = p + d
+        while 0 < q < size:
+            if (route[q] and not inventor) or q == robot or q in pos:
+                q += d
+                continue
+            return q
+        return 0 if q == 0 else -1
+
+    def _robot_step(self, r: int, d: int) -> int:
+        route = self.route
+        pos = self.pos
+        size = len(route)
+        q = r + d
+        while 0 < q < size:
+            if route[q] or q in pos or (q == self.rover and self.rider < 0):
+                q += d
+                continue
+            return q
+        return 0 if q == 0 else -1
+
+    def _robot_moves(self) -> list[str]:
+        moves = []
+        for d, sign in ((1, "+"), (-1, "-")):
+            first = self._robot_step(self.robot, d)
+            if first < 0:
+                continue
+            moves.append(f"robot{sign}1")
+            if first > 0 and self._robot_step(first, d) >= 0:
+                moves.append(f"robot{sign}2")
+        return moves
+
+    def _share_partners(self) -> list[int]:
+        seat = self.cur
+        p = self.pos[seat]
+        returned = self.returned
+        return [
+            other
+            for other, q in enumerate(self.pos)
+            if other != seat and not returned[other] and -1 <= q - p <= 1
+        ]
+
+    def _free_target(self, q: int) -> bool:
+        """A chip space with no route piece, robot or crew on it (gather/route targets)."""
+        return not self.route[q] and q != self.robot and q not in self.pos and q != self.rover
+
+    def _insert(self, k: int, kind: int, chip: int) -> None:
+        self.kind.insert(k, kind)
+        self.chip.insert(k, chip)
+        self.route.insert(k, False)
+        pos = self.pos
+        for seat in range(len(pos)):
+            if pos[seat] >= k:
+                pos[seat] += 1
+        if self.robot >= k:
+            self.robot += 1
+        if self.rover >= k:
+            self.rover += 1
+
+    # ----- hooks: decisions -------------------------------------------------------
+
+    def _to_move(self) -> int | None:
+        return self.cur
+
+    def _is_terminal(self) -> bool:
+        return self.outcome is not None
+
+    def _legal_actions(self) -> list[Any]:
+        phase = self.phase
+        if phase == ACT:
+            return self._act_actions()
+        if phase == SHARE:
+            return self._share_actions()
+        if phase == REPLENISH:
+            return ["draw", "stop"]
+        if phase == OXYGEN:
+            return ["oxygen2", "oxygen3"]
+        if phase == ROBOT:
+            return ["robot0", *self._robot_moves()]
+        if phase == CHOOSE:
+            taken = set(self.roles)
+            return [f"role:{r}" for r in RULES.role_ids if r not in taken]
+        return []
+
+    def _act_actions(self) -> list[str]:
+        seat = self.cur
+        p = self.pos[seat]
+        ap = self.ap
+        role = self.roles[seat]
+        riding = self.rider == seat
+        kind = self.kind
+        size = len(kind)
+        slots = self.slots[seat]
+        acts = ["reroll"] if self.can_reroll else []
+        if ap >= 1:
+            inventor = role == "inventor"
+            if self._step(p, 1, inventor) >= 0:
+                acts.append("move+")
+            if p > 0 and self._step(p, -1, inventor) >= 0:
+                acts.append("move-")
+        if not riding:
+            if self.ogs_left:
+                cost = 1 if role == "mechanic" and not self.used_mechanic else COST["activate_ogs"]
+                if ap >= cost:
+                    if p + 1 < size:
+                        acts.append("ogs+")
+                    if p >= 1:
+                        acts.append("ogs-")
+            if self.routes_left:
+                cost = 1 if role == "inventor" and not self.used_inventor else COST["develop_route"]
+                if ap >= cost:
+                    if p + 1 < size and kind[p + 1] in CHIP_KINDS and self._free_target(p + 1):
+                        acts.append("route+")
+                    if p >= 2 and kind[p - 1] in CHIP_KINDS and self._free_target(p - 1):
+                        acts.append("route-")
+            cost = 2 if role == "veteran" else COST["gather"]
+            if ap >= cost and EMPTY in slots:
+                if p + 1 < size and kind[p + 1] == SUPPLY and self._free_target(p + 1):
+                    acts.append("gather+")
+                if p >= 2 and kind[p - 1] == SUPPLY and self._free_target(p - 1):
+                    acts.append("gather-")
+        cost = (
+            0 if role == "flight_surgeon" and not self.used_surgeon else COST["container_sharing"]
+        )
+        if ap >= cost:
+            acts.extend(f"share:{other}" for other in self._share_partners())
+        if ap >= COST["abandon"]:
+            for i, item in enumerate(slots):
+                if item >= CHIP:
+                    if p + 1 < size:
+                        acts.append(f"abandon:{i}+")
+                    if p >= 1:
+                        acts.append(f"abandon:{i}-")
+        if role == "inspector" and not self.used_inspector and ap >= 1:
+            revealed = self.revealed
+            acts.extend(
+                f"inspect:{i}"
+                for i, item in enumerate(slots)
+                if item >= CHIP and not revealed[item - CHIP]
+            )
+        acts.append("end")
+        return acts
+
+    def _share_actions(self) -> list[str]:
+        mine = self.slots[self.cur]
+        theirs = self.slots[self.partner]
+        moved_mine = self.moved_mine
+        moved_theirs = self.moved_theirs
+        free_mine = [i for i, item in enumerate(mine) if item and not moved_mine[i]]
+        free_theirs = [j for j, item in enumerate(theirs) if item and not moved_theirs[j]]
+        acts = []
+        if EMPTY in theirs:
+            acts.extend(f"give:{i}" for i in free_mine)
+        if EMPTY in mine:
+            acts.extend(f"take:{j}" for j in free_theirs)
+        for i in free_mine:
+            for j in free_theirs:
+                if mine[i] != theirs[j]:
+                    acts.append(f"swap:{i}:{j}")
+        acts.append("done")
+        return acts
+
+    # ----- hooks: transitions -----------------------------------------------------
+
+    def _apply(self, action: Any) -> None:
+        phase = self.phase
+        if phase == ACT:
+            self._apply_act(action)
+        elif phase == SHARE:
+            self._apply_share(action)
+        elif phase == REPLENISH:
+            if action == "draw":
+                self._draw()
+            else:
+                self._next_turn()
+        elif phase == OXYGEN:
+            self._consume(int(action[-1]))
+        elif phase == ROBOT:
+            if action != "robot0":
+                d = 1 if action[5] == "+" else -1
+                for _ in range(int(action[6])):
+                    self.robot = self._robot_step(self.robot, d)
+            self._oxygen_phase()
+        elif phase == CHOOSE:
+            self.roles[self.cur] = action[5:]
+            if None in self.roles:
+                self.cur += 1
+            else:
+                self._roles_ready()
+
+    def _apply_act(self, action: str) -> None:
+        seat = self.cur
+        if action == "end":
+            self._end_turn()
+            return
+        if action == "reroll":
+            self.can_reroll = False
+            self._roll(len(self.dice))
+            self._maybe_auto_end()
+            return
+        self.can_reroll = False
+        head = action[0]
+        p = self.pos[seat]
+        role = self.roles[seat]
+        if head == "m":  # move
+            self.ap -= COST["move"]
+            self._move(seat, p, 1 if action[-1] == "+" else -1, role == "inventor")
+            if self.phase != ACT:
+                return
+        elif head == "o":  # activate OGS
+            if role == "mechanic" and not self.used_mechanic:
+                self.used_mechanic = True
+                self.ap -= 1
+            else:
+                self.ap -= COST["activate_ogs"]
+            self.ogs_left -= 1
+            self._insert(p + 1 if action[-1] == "+" else p, OGS, -1)
+        elif head == "r":  # develop a route
+            if role == "inventor" and not self.used_inventor:
+                self.used_inventor = True
+                self.ap -= 1
+            else:
+                self.ap -= COST["develop_route"]
+            self.routes_left -= 1
+            self.route[p + 1 if action[-1] == "+" else p - 1] = True
+        elif head == "g":  # gather supplies
+            self.ap -= 2 if role == "veteran" else COST["gather"]
+            q = p + 1 if action[-1] == "+" else p - 1
+            slots = self.slots[seat]
+            slots[slots.index(EMPTY)] = CHIP + self.chip[q]
+            self.kind[q] = COLLECTED
+            self.chip[q] = -1
+        elif head == "s":  # container sharing with an adjacent player
+            if role == "flight_surgeon" and not self.used_surgeon:
+                self.used_surgeon = True
+            else:
+                self.ap -= COST["container_sharing"]
+            self.partner = int(action[6:])
+            self.moved_mine = [False] * len(self.slots[seat])
+            self.moved_theirs = [False] * len(self.slots[self.partner])
+            self.phase = SHARE
+            return
+        elif head == "a":  # abandon supplies: the chip goes back into the line
+            self.ap -= COST["abandon"]
+            slot = int(action[8:-1])
+            slots = self.slots[seat]
+            chip = slots[slot] - CHIP
+            slots[slot] = EMPTY
+            self._insert(p + 1 if action[-1] == "+" else p, SUPPLY, chip)
+        elif head == "i":  # inspector: turn a chip face up
+            self.ap -= 1
+            self.used_inspector = True
+            self.revealed[self.slots[seat][int(action[8:])] - CHIP] = True
+        self._maybe_auto_end()
+
+    def _move(self, seat: int, p: int, d: int, inventor: bool) -> None:
+        q = self._step(p, d, inventor)
+        if self.rider == seat:
+            if q > 0:
+                for _ in range(RULES.rover_spaces_per_ap - 1):
+                    nxt = self._step(q, d, inventor)
+                    if nxt < 0:
+                        break
+                    q = nxt
+                    if q == 0:
+                        break
+            self.rover = q
+        self.pos[seat] = q
+        if q == 0:
+            # Back on the Base board: this crew member's mission is over (E-moon_adventure-3).
+            self.returned[seat] = True
+            self._next_turn()
+        elif q == self.rover and self.rider < 0:
+            self.rider = seat
+            self.ap = 0
+
+    def _apply_share(self, action: str) -> None:
+        if action == "done":
+            self.phase = ACT
+            self._maybe_auto_end()
+            return
+        mine = self.slots[self.cur]
+        theirs = self.slots[self.partner]
+        head = action[0]
+        if head == "g":
+            i = int(action[5:])
+            j = theirs.index(EMPTY)
+            theirs[j], mine[i] = mine[i], EMPTY
+            self.moved_theirs[j] = True
+        elif head == "t":
+            j = int(action[5:])
+            i = mine.index(EMPTY)
+            mine[i], theirs[j] = theirs[j], EMPTY
+            self.moved_mine[i] = True
+        else:
+            _, a, b = action.split(":")
+            i, j = int(a), int(b)
+            mine[i], theirs[j] = theirs[j], mine[i]
+            self.moved_mine[i] = True
+            self.moved_theirs[j] = True
+
+    def _draw(self) -> None:
+        if not self.draw:
+            # Reshuffle the discard pile (storm cards included) and lay a new storm card.
+            self.draw = self.discard
+            self.rng.shuffle(self.draw)
+            self.discard = []
+            if self.storms_aside:
+                self.storms_aside -= 1
+                self.discard.append(STORM)
+        card = self.draw.pop()
+        seat = self.cur
+        if card == STORM:
+            self.kind[self.pos[seat]] = OGS_BROKEN  # A-28: the storm also ends replenishing
+            self.discard.append(STORM)
+            self._next_turn()
+            return
+        slots = self.slots[seat]
+        slots[slots.index(EMPTY)] = card
+        if not self._can_draw():
+            self._next_turn()
+
+    # ----- hooks: information -----------------------------------------------------
+
+    def _item(self, item: int, show_all: bool) -> dict[str, Any] | None:
+        if item == EMPTY:
+            return None
+        if item < CHIP:
+            return {"oxygen": item}
+        cid = item - CHIP
+        known = show_all or self.revealed[cid]
+        return {"area": self.area[cid], "broken": self.broken[cid] if known else None}
+
+    def _observation(self, seat: int) -> dict[str, Any]:
+        show_all = self.outcome is not None  # supplies are turned face up at the end
+        track = []
+        for q, kind in enumerate(self.kind):
+            space: dict[str, Any] = {"kind": KIND_NAMES[kind], "route": self.route[q]}
+            if kind == SUPPLY:
+                cid = self.chip[q]
+                space["area"] = self.area[cid]
+                space["broken"] = self.broken[cid] if show_all or self.revealed[cid] else None
+            track.append(space)
+        return {
+            "phase": PHASE_NAMES[self.phase],
+            "current": self.cur,
+            "roles": list(self.roles),
+            "target": self.target,
+            "track": track,
+            "crew": list(self.pos),
+            "returned": list(self.returned),
+            "robot": self.robot if self.robot >= 0 else None,
+            "rover": self.rover,
+            "rider": self.rider if self.rider >= 0 else None,
+            "containers": [[self._item(i, show_all) for i in slots] for slots in self.slots],
+            "draw_pile": _pile(self.draw),
+            "discard_pile": _pile(self.discard),
+            "storms_aside": self.storms_aside,
+            "routes_left": self.routes_left,
+            "ogs_left": self.ogs_left,
+            "ap": self.ap,
+            "dice": list(self.dice),
+            "used": {
+                "mechanic": self.used_mechanic,
+                "inventor": self.used_inventor,
+                "inspector": self.used_inspector,
+                "flight_surgeon": self.used_surgeon,
+            },
+            "can_reroll": self.can_reroll,
+            "share": (
+                {
+                    "with": self.partner,
+                    "moved_mine": list(self.moved_mine),
+                    "moved_theirs": list(self.moved_theirs),
+                }
+                if self.phase == SHARE
+                else None
+            ),
+            "outcome": self.outcome,
+            "team_score": self.team_score() if self.outcome is not None else None,
+        }
+
+    def _result(self) -> dict[str, Any]:
+        score = self.team_score()
+        n = self.num_players
+        return {
+            "ranks": [1] * n,
+            "scores": [score] * n,
+            "outcome": self.outcome,
+            "team_score": score,
+            "target": self.target,
+        }
+
+    def resample_hidden(self, seat: int, rng: random.Random) -> MoonAdventureState:
+        """Re-draw which unseen chips are broken (per area) and the draw pile's order."""
+        other = self.clone()
+        for area in RULES.areas:
+            ids = [cid for cid, a in enumerate(other.area) if a == area and not other.revealed[cid]]
+            flags = [other.broken[cid] for cid in ids]
+            rng.shuffle(flags)
+            for cid, flag in zip(ids, flags, strict=True):
+                other.broken[cid] = flag
+        rng.shuffle(other.draw)
+        other.rng = random.Random(rng.getrandbits(64))
+        return other
+
+    def clone(self) -> MoonAdventureState:
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        new.rng = random.Random()
+        new.rng.setstate(self.rng.getstate())
+        new.actions = list(self.actions)
+        new._legal_cache = None
+        for name in (
+            "broken",
+            "kind",
+            "chip",
+            "route",
+            "revealed",
+            "pos",
+            "returned",
+            "discard",
+            "draw",
+            "dice",
+            "roles",
+            "moved_mine",
+            "moved_theirs",
+        ):
+            setattr(new, name, list(getattr(self, name)))
+        new.slots = [list(s) for s in self.slots]
+        return new
+
+
+def _pile(cards: list[int]) -> dict[str, int]:
+    return {
+        "size": len(cards),
+        "oxygen2": cards.count(2),
+        "oxygen3": cards.count(3),
+        "storms": cards.count(STORM),
+    }
