@@ -1,0 +1,1 @@
+"""Moon Arena's Django project and app: models, API, admin, tournaments and settings."""

@@ -1,0 +1,1 @@
+"""The REST API under /api/: serializers (HTTP shape), views (HTTP glue), permissions."""

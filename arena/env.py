@@ -1,0 +1,118 @@
+"""Small helpers that read settings from environment variables and fail loudly on bad values.
+
+Every helper raises `ImproperlyConfigured` naming the variable and what it expected, so a typo
+in a deployment stops the process at start-up instead of running with a silent default.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl, unquote, urlsplit
+
+from django.core.exceptions import ImproperlyConfigured
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off", ""}
+
+
+def env_str(name: str, default: str) -> str:
+    return os.environ.get(name, default)
+
+
+def env_bool(name: str, default: bool) -> bool:
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    value = raw.strip().lower()
+    if value in _TRUE:
+        return True
+    if value in _FALSE:
+        return False
+    raise ImproperlyConfigured(f"{name} must be a boolean (1/0, true/false, yes/no), not {raw!r}")
+
+
+def env_int(name: str, default: int, *, minimum: int | None = None) -> int:
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    try:
+        value = int(raw.strip())
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be an integer, not {raw!r}") from None
+    if minimum is not None and value < minimum:
+        raise ImproperlyConfigured(f"{name} must be at least {minimum}, not {value}")
+    return value
+
+
+def env_float(name: str, default: float, *, minimum: float | None = None) -> float:
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    try:
+        value = float(raw.strip())
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a number, not {raw!r}") from None
+    if minimum is not None and value < minimum:
+        raise ImproperlyConfigured(f"{name} must be at least {minimum}, not {value}")
+    return value
+
+
+def env_list(name: str, default: list[str]) -> list[str]:
+    raw = os.environ.get(name)
+    if raw is None:
+        return list(default)
+    return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+def env_choice(name: str, default: str, choices: tuple[str, ...]) -> str:
+    value = os.environ.get(name, default).strip()
+    if value not in choices:
+        raise ImproperlyConfigured(f"{name} must be one of {', '.join(choices)}, not {value!r}")
+    return value
+
+
+def parse_database_url(url: str, base_dir: Path) -> dict[str, Any]:
+    """Turn a DATABASE_URL into a Django DATABASES entry.
+
+    postgres://user:pass@host:port/name (or postgresql://) uses psycopg 3; query parameters
+    (sslmode=require, ...) become connection OPTIONS. sqlite:///relative/path is relative to
+    the project directory, sqlite:////absolute/path is absolute.
+    """
+    parts = urlsplit(url)
+    scheme = parts.scheme.lower()
+    if scheme in {"postgres", "postgresql", "pgsql"}:
+        name = unquote(parts.path.lstrip("/"))
+        if not name:
+            raise ImproperlyConfigured(f"DATABASE_URL names no database: {url!r}")
+        try:
+            port = parts.port
+        except ValueError:
+            raise ImproperlyConfigured(f"DATABASE_URL has a bad port: {url!r}") from None
+        return {
+            "ENGINE": "django.db.backends.postgresql",
+            "NAME": name,
+            "USER": unquote(parts.username or ""),
+            "PASSWORD": unquote(parts.password or ""),
+            "HOST": parts.hostname or "",
+            "PORT": str(port or ""),
+            "OPTIONS": dict(parse_qsl(parts.query)),
+        }
+    if scheme == "sqlite":
+        if parts.netloc:
+            raise ImproperlyConfigured(
+                f"DATABASE_URL for SQLite is sqlite:///relative/path or sqlite:////abs/path, "
+                f"not {url!r}"
+            )
+        raw_path = unquote(parts.path)
+        if raw_path in {"", "/"}:
+            raise ImproperlyConfigured(f"DATABASE_URL names no SQLite file: {url!r}")
+        # sqlite:///x -> path "/x" -> relative "x"; sqlite:////x -> path "//x" -> absolute "/x"
+        path = Path(raw_path[1:])
+        if not path.is_absolute():
+            path = base_dir / path
+        return {"ENGINE": "django.db.backends.sqlite3", "NAME": str(path)}
+    raise ImproperlyConfigured(
+        f"DATABASE_URL must start with postgres:// or sqlite:///, not {url.split(':', 1)[0]!r}"
+    )

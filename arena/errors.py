@@ -1,0 +1,54 @@
+"""Domain errors raised by models and services; arena/api/errors.py maps them to HTTP codes.
+
+Each class names the HTTP status it stands for, so views never translate by hand.
+"""
+
+from __future__ import annotations
+
+
+class ArenaError(Exception):
+    """Base of every domain error; `status` is the HTTP status the API answers with."""
+
+    status = 400
+    code = "invalid"
+
+    def __init__(self, message: str, *, field: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
+class InvalidInput(ArenaError):
+    """The request is well formed but its content is not acceptable (400)."""
+
+
+class InvalidUpload(InvalidInput):
+    """An uploaded bot file failed a check (size, Python, `act`, smoke match)."""
+
+    code = "invalid_upload"
+
+
+class NotAllowed(ArenaError):
+    """The user may not do this (403)."""
+
+    status = 403
+    code = "permission_denied"
+
+
+class NotFound(ArenaError):
+    status = 404
+    code = "not_found"
+
+
+class Conflict(ArenaError):
+    """The request clashes with the current state, e.g. starting a running tournament (409)."""
+
+    status = 409
+    code = "conflict"
+
+
+class Unavailable(ArenaError):
+    """A part of the system the request needs is missing or down (503)."""
+
+    status = 503
+    code = "unavailable"

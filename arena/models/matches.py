@@ -1,0 +1,161 @@
+"""Matches and their seats.
+
+A match is one game between seats; a Celery task plays it. The task claims the match by a
+conditional update (`try_claim`) so only one worker ever plays it, and the result is recorded
+once by arena/services/results.py. A reaper requeues matches stuck past their deadline.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from django.utils import timezone
+
+
+class MatchQuerySet(models.QuerySet):
+    def stuck(self, now: datetime | None = None) -> MatchQuerySet:
+        """Running matches whose claim deadline has passed (their worker is presumably gone)."""
+        return self.filter(status=Match.Status.RUNNING, deadline_at__lt=now or timezone.now())
+
+    def unfinished(self) -> MatchQuerySet:
+        return self.filter(status__in=[Match.Status.QUEUED, Match.Status.RUNNING])
+
+    def involving_bot(self, bot_id: int) -> MatchQuerySet:
+        return self.filter(seats__bot_id=bot_id).distinct()
+
+
+class Match(models.Model):
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        FINISHED = "finished"
+        FAILED = "failed"
+
+    tournament = models.ForeignKey(
+        "arena.Tournament", null=True, blank=True, on_delete=models.CASCADE, related_name="matches"
+    )
+    game = models.CharField(max_length=64, db_index=True)
+    rules_version = models.CharField(max_length=64)
+    players = models.PositiveSmallIntegerField()
+    options = models.JSONField(default=dict, blank=True)
+    limits = models.JSONField(default=dict, blank=True)
+    seed = models.BigIntegerField()
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
+    attempts = models.PositiveIntegerField(default=0)
+    claim_token = models.UUIDField(null=True, blank=True)
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    deadline_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    # The engine's replay record (seed + actions + result) and the final result with ranks.
+    record = models.JSONField(null=True, blank=True)
+    result = models.JSONField(null=True, blank=True)
+    decisions = models.PositiveIntegerField(default=0)
+    duration_seconds = models.FloatField(null=True, blank=True)
+    error = models.TextField(blank=True, default="")
+    rated = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = MatchQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-id"]
+        verbose_name_plural = "matches"
+        indexes = [
+            models.Index(fields=["status", "deadline_at"], name="match_status_deadline"),
+            models.Index(fields=["tournament", "status"], name="match_tournament_status"),
+        ]
+
+    def __str__(self) -> str:
+        return f"match {self.pk} ({self.game}, {self.status})"
+
+    def is_done(self) -> bool:
+        return self.status in (self.Status.FINISHED, self.Status.FAILED)
+
+    def deadline_seconds(self) -> float:
+        """How long a claim lasts: the configured deadline, or longer if the match limit is."""
+        configured = float(settings.ARENA_MATCH_DEADLINE_SECONDS)
+        match_seconds = (self.limits or {}).get("match_seconds")
+        if isinstance(match_seconds, int | float) and not isinstance(match_seconds, bool):
+            return max(configured, float(match_seconds) + 120.0)
+        return configured
+
+    def try_claim(self, deadline_seconds: float | None = None) -> bool:
+        """Take the match for this worker if it is still queued; False if someone else has it.
+
+        One conditional UPDATE, so two workers delivered the same task never both play it.
+        On success this instance carries the new claim_token, which the result must present.
+        """
+        now = timezone.now()
+        token = uuid.uuid4()
+        seconds = deadline_seconds if deadline_seconds is not None else self.deadline_seconds()
+        deadline = now + timedelta(seconds=seconds)
+        claimed = Match.objects.filter(pk=self.pk, status=self.Status.QUEUED).update(
+            status=self.Status.RUNNING,
+            claim_token=token,
+            claimed_at=now,
+            deadline_at=deadline,
+            attempts=F("attempts") + 1,
+        )
+        if not claimed:
+            return False
+        self.refresh_from_db(
+            fields=["status", "claim_token", "claimed_at", "deadline_at", "attempts"]
+        )
+        return True
+
+    def try_requeue(self, now: datetime | None = None) -> bool:
+        """Put a running match whose deadline has passed back in the queue (for the reaper)."""
+        now = now or timezone.now()
+        requeued = Match.objects.filter(
+            pk=self.pk, status=self.Status.RUNNING, deadline_at__lt=now
+        ).update(status=self.Status.QUEUED, claim_token=None, claimed_at=None, deadline_at=None)
+        if requeued:
+            self.refresh_from_db(fields=["status", "claim_token", "claimed_at", "deadline_at"])
+        return bool(requeued)
+
+    def try_fail(self, error: str, claim_token: uuid.UUID | None = None) -> bool:
+        """Mark the match failed (infrastructure fault, too many attempts); False if it is done.
+
+        With a claim_token, only the worker holding that claim may fail it.
+        """
+        condition = Q(pk=self.pk, status__in=[self.Status.QUEUED, self.Status.RUNNING])
+        if claim_token is not None:
+            condition &= Q(claim_token=claim_token)
+        failed = Match.objects.filter(condition).update(
+            status=self.Status.FAILED, error=error, finished_at=timezone.now()
+        )
+        if failed:
+            self.refresh_from_db(fields=["status", "error", "finished_at"])
+        return bool(failed)
+
+
+class MatchSeat(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    seat = models.PositiveSmallIntegerField()
+    bot = models.ForeignKey("arena.Bot", on_delete=models.PROTECT, related_name="seats")
+    bot_version = models.ForeignKey(
+        "arena.BotVersion", on_delete=models.PROTECT, related_name="seats"
+    )
+    rank = models.PositiveSmallIntegerField(null=True, blank=True)
+    score = models.JSONField(null=True, blank=True)
+    forfeit_reason = models.TextField(blank=True, default="")
+    # What the bot wrote to stderr: visible to the bot's owner only.
+    stderr = models.TextField(blank=True, default="")
+    rating_before = models.FloatField(null=True, blank=True)
+    rating_after = models.FloatField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["match", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seat"], name="matchseat_unique_seat")
+        ]
+
+    def __str__(self) -> str:
+        return f"match {self.match_id} seat {self.seat}: bot {self.bot_id}"
+
+    def has_forfeited(self) -> bool:
+        return bool(self.forfeit_reason)

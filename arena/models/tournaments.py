@@ -1,0 +1,165 @@
+"""Tournaments: a set of bots, a format, and the matches the format schedules for them.
+
+`start()` turns the schedule (arena/tournaments/, pure maths) into Match rows in one
+transaction and enqueues each match after commit; `try_finish()` closes the tournament when
+its last match is done (called by the result recorder).
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Callable
+
+from django.conf import settings
+from django.db import models, transaction
+from django.utils import timezone
+from django.utils.module_loading import import_string
+
+import engine
+from arena.errors import Conflict, InvalidInput, Unavailable
+from arena.models.matches import Match, MatchSeat
+from arena.tournaments.round_robin import ScheduleError, count_matches, round_robin
+
+log = logging.getLogger(__name__)
+
+
+class Tournament(models.Model):
+    class Format(models.TextChoices):
+        ROUND_ROBIN = "round_robin", "round robin"
+
+    class Status(models.TextChoices):
+        SCHEDULED = "scheduled"
+        RUNNING = "running"
+        FINISHED = "finished"
+
+    name = models.CharField(max_length=100)
+    game = models.CharField(max_length=64, db_index=True)
+    format = models.CharField(max_length=32, choices=Format.choices, default=Format.ROUND_ROBIN)
+    players_per_match = models.PositiveSmallIntegerField()
+    games_per_pairing = models.PositiveSmallIntegerField(default=1)
+    options = models.JSONField(default=dict, blank=True)
+    limits = models.JSONField(default=dict, blank=True)
+    start_at = models.DateTimeField(null=True, blank=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.SCHEDULED)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="tournaments",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    bots = models.ManyToManyField("arena.Bot", related_name="tournaments", blank=True)
+
+    class Meta:
+        ordering = ["-id"]
+        indexes = [models.Index(fields=["status", "start_at"], name="tournament_due")]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.game})"
+
+    def is_due(self, now=None) -> bool:
+        return (
+            self.status == self.Status.SCHEDULED
+            and self.start_at is not None
+            and self.start_at <= (now or timezone.now())
+        )
+
+    def planned_matches(self, bots: int | None = None) -> int:
+        if bots is None:
+            bots = self.bots.filter(is_active=True).count()
+        return count_matches(bots, self.players_per_match, self.games_per_pairing)
+
+    def start(self) -> list[int]:
+        """Create every match of the schedule and enqueue them once the transaction commits.
+
+        Raises Conflict if the tournament is not scheduled any more, InvalidInput if its bots
+        cannot fill the schedule, Unavailable if the queue function cannot be loaded.
+        Returns the new match ids.
+        """
+        enqueue = _load_enqueue()
+        game = engine.get_game(self.game)
+        with transaction.atomic():
+            locked = Tournament.objects.select_for_update().get(pk=self.pk)
+            if locked.status != self.Status.SCHEDULED:
+                raise Conflict(f"tournament {self.pk} is {locked.status}, not scheduled")
+            bots = list(locked.bots.filter(is_active=True).order_by("id"))
+            versions = {}
+            for bot in bots:
+                version = bot.latest_version()
+                if version is None:
+                    raise InvalidInput(f"bot {bot.name!r} has no version to play")
+                versions[bot.pk] = version
+            try:
+                schedule = round_robin(
+                    [b.pk for b in bots], locked.players_per_match, locked.games_per_pairing
+                )
+            except ScheduleError as exc:
+                raise InvalidInput(f"{exc} (the tournament has {len(bots)} active bots)") from exc
+            rng = random.Random(f"moon-arena:tournament:{locked.pk}")
+            matches = Match.objects.bulk_create(
+                Match(
+                    tournament=locked,
+                    game=game.name,
+                    rules_version=game.rules_version,
+                    players=len(seating),
+                    options=locked.options,
+                    limits=locked.limits,
+                    seed=rng.getrandbits(62),
+                )
+                for seating in schedule
+            )
+            MatchSeat.objects.bulk_create(
+                MatchSeat(
+                    match=match,
+                    seat=seat,
+                    bot_id=bot_id,
+                    bot_version=versions[bot_id],
+                )
+                for match, seating in zip(matches, schedule, strict=True)
+                for seat, bot_id in enumerate(seating)
+            )
+            now = timezone.now()
+            Tournament.objects.filter(pk=locked.pk).update(
+                status=self.Status.RUNNING, started_at=now
+            )
+            ids = [m.pk for m in matches]
+            transaction.on_commit(lambda: _enqueue_all(enqueue, ids), robust=True)
+        self.status, self.started_at = self.Status.RUNNING, now
+        return ids
+
+    def try_finish(self) -> bool:
+        """Mark a running tournament finished if none of its matches is queued or running."""
+        if Match.objects.filter(tournament_id=self.pk).unfinished().exists():
+            return False
+        now = timezone.now()
+        finished = Tournament.objects.filter(pk=self.pk, status=self.Status.RUNNING).update(
+            status=self.Status.FINISHED, finished_at=now
+        )
+        if finished:
+            self.status, self.finished_at = self.Status.FINISHED, now
+        return bool(finished)
+
+
+def _load_enqueue() -> Callable[[int], object]:
+    path = settings.ARENA_ENQUEUE_MATCH
+    try:
+        return import_string(path)
+    except ImportError as exc:
+        raise Unavailable(f"the match queue is not available ({path}: {exc})") from exc
+
+
+def _enqueue_all(enqueue: Callable[[int], object], ids: list[int]) -> None:
+    # Runs after commit: a broker fault must not lose the other matches, and the reaper
+    # picks up queued matches that never reached the queue.
+    failed = 0
+    for match_id in ids:
+        try:
+            enqueue(match_id)
+        except Exception:
+            failed += 1
+            log.exception("could not enqueue match %s", match_id)
+    log.info("enqueued %d of %d matches", len(ids) - failed, len(ids))

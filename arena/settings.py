@@ -1,0 +1,163 @@
+"""Django settings for Moon Arena, read from environment variables (see arena/env.py).
+
+With no environment at all this runs on a SQLite file and a filesystem broker under var/, so
+`make run` needs no server; DATABASE_URL and CELERY_BROKER_URL switch to PostgreSQL and Redis.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from django.core.exceptions import ImproperlyConfigured
+
+from arena.env import (
+    env_bool,
+    env_choice,
+    env_float,
+    env_int,
+    env_list,
+    env_str,
+    parse_database_url,
+)
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = Path(env_str("ARENA_VAR_DIR", str(BASE_DIR / "var")))
+
+DEBUG = env_bool("DEBUG", False)
+SECRET_KEY = env_str("SECRET_KEY", "")
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")
+    SECRET_KEY = "dev-only-insecure-key-do-not-use-in-production"
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost"] if DEBUG else [])
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "drf_spectacular",
+    "arena.apps.ArenaConfig",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "arena.urls"
+WSGI_APPLICATION = "arena.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+_default_sqlite = VAR_DIR / "arena.sqlite3"
+DATABASES = {
+    "default": parse_database_url(env_str("DATABASE_URL", f"sqlite:///{_default_sqlite}"), BASE_DIR)
+}
+if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+    Path(DATABASES["default"]["NAME"]).parent.mkdir(parents=True, exist_ok=True)
+    # Worker processes and the web server share the file: wait for locks instead of failing.
+    DATABASES["default"]["OPTIONS"] = {"timeout": 30}
+DATABASES["default"]["CONN_MAX_AGE"] = env_int("DB_CONN_MAX_AGE", 0, minimum=0)
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = VAR_DIR / "static"
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
+    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "PAGE_SIZE": env_int("API_PAGE_SIZE", 50, minimum=1),
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "arena.api.errors.exception_handler",
+    "DEFAULT_PARSER_CLASSES": [
+        "rest_framework.parsers.JSONParser",
+        "rest_framework.parsers.MultiPartParser",
+        "rest_framework.parsers.FormParser",
+    ],
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Moon Arena API",
+    "DESCRIPTION": "Upload bots, schedule tournaments, browse matches, replays and leaderboards.",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
+}
+
+# --- Celery (the app lives in workers/celery.py and reads the CELERY_* names) ---------------
+_broker_dir = VAR_DIR / "broker"
+CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "filesystem://")
+if CELERY_BROKER_URL.startswith("filesystem://"):
+    # Kombu's filesystem transport: producers and consumers share one folder, no server needed.
+    for _sub in ("queue", "processed"):
+        (_broker_dir / _sub).mkdir(parents=True, exist_ok=True)
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(_broker_dir / "queue"),
+        "data_folder_out": str(_broker_dir / "queue"),
+        "processed_folder": str(_broker_dir / "processed"),
+        "store_processed": False,
+    }
+else:
+    CELERY_BROKER_TRANSPORT_OPTIONS = {}
+CELERY_RESULT_BACKEND = None
+CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
+
+# --- The arena --------------------------------------------------------------------------------
+# "sandbox" runs each bot under bubblewrap; "process" is a plain process with rlimits.
+ARENA_BOT_ISOLATION = env_choice("ARENA_BOT_ISOLATION", "sandbox", ("sandbox", "process"))
+# Dotted paths loaded with import_string, so arena never imports workers statically.
+# smoke_test(game, source, filename) -> None when fine, or a reason string; "" skips the check.
+ARENA_SMOKE_TEST = env_str("ARENA_SMOKE_TEST", "workers.smoke.smoke_test")
+# enqueue_match(match_id) puts one match on the queue; called on commit by tournament.start().
+ARENA_ENQUEUE_MATCH = env_str("ARENA_ENQUEUE_MATCH", "workers.tasks.enqueue_match")
+MAX_BOT_BYTES = env_int("MAX_BOT_BYTES", 256 * 1024, minimum=1024)
+# How long a claimed match may stay `running` before the reaper may requeue it.
+ARENA_MATCH_DEADLINE_SECONDS = env_float("ARENA_MATCH_DEADLINE_SECONDS", 900.0, minimum=1.0)
+ARENA_MAX_ATTEMPTS = env_int("ARENA_MAX_ATTEMPTS", 3, minimum=1)
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+}

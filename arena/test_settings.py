@@ -1,0 +1,15 @@
+"""Settings for the test suite: real PostgreSQL and Redis on 127.0.0.1 unless told otherwise.
+
+Environment variables still win, so `DATABASE_URL=... pytest` points the tests elsewhere.
+"""
+
+import os
+
+os.environ.setdefault("SECRET_KEY", "test-only-secret-key")
+os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/arena")
+os.environ.setdefault("CELERY_BROKER_URL", "redis://127.0.0.1:6379/15")
+
+from arena.settings import *  # noqa: E402,F403
+
+# Hashing passwords slowly only slows the tests down.
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -1,0 +1,1 @@
+"""Pure tournament maths (no ORM): schedules and standings."""

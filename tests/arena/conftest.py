@@ -1,0 +1,108 @@
+"""Fixtures for the arena tests: fake games, personas, bot sources, a recording queue.
+
+The arena tests run against real PostgreSQL (arena/test_settings.py): pytest-django creates
+and drops the test database itself.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import Group, User
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from engine.core import registry
+from tests.arena.fakegames import FAKE_GAMES
+
+GOOD_BOT = b"def act(observation, legal_actions):\n    return legal_actions[0]\n"
+CLASS_BOT = (
+    b"class Bot:\n"
+    b"    def setup(self, info):\n        pass\n"
+    b"    def act(self, observation, legal_actions):\n        return legal_actions[-1]\n"
+)
+
+
+def smoke_ok(game: str, source: bytes, filename: str) -> str | None:
+    """A smoke test that runs nothing: the API tests are about shape, not about sandboxes."""
+    return None
+
+
+def smoke_refuses(game: str, source: bytes, filename: str) -> str | None:
+    return "the bot forfeited its smoke match: timeout"
+
+
+ENQUEUED: list[int] = []
+
+
+def record_enqueue(match_id: int) -> None:
+    """Stands in for workers.tasks.enqueue_match: remembers what would have been queued."""
+    ENQUEUED.append(match_id)
+
+
+@pytest.fixture(autouse=True)
+def fake_games(monkeypatch):
+    # Registered for the duration of one test only, so the engine's conformance suite never
+    # sees them.
+    registry._discover()
+    for game in FAKE_GAMES:
+        monkeypatch.setitem(registry._GAMES, game.name, game)
+
+
+@pytest.fixture(autouse=True)
+def arena_settings(settings):
+    settings.ARENA_SMOKE_TEST = "tests.arena.conftest.smoke_ok"
+    settings.ARENA_ENQUEUE_MATCH = "tests.arena.conftest.record_enqueue"
+    ENQUEUED.clear()
+    return settings
+
+
+@pytest.fixture
+def enqueued() -> list[int]:
+    return ENQUEUED
+
+
+def _client_for(user: User | None) -> APIClient:
+    client = APIClient()
+    if user is not None:
+        token, _ = Token.objects.get_or_create(user=user)
+        client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    client.user = user
+    return client
+
+
+@pytest.fixture
+def organiser_user(db) -> User:
+    user = User.objects.create_user("olga", password="organiser-pass-1")
+    group, _ = Group.objects.get_or_create(name="organisers")
+    user.groups.add(group)
+    return user
+
+
+@pytest.fixture
+def author_user(db) -> User:
+    return User.objects.create_user("ada", password="author-pass-1")
+
+
+@pytest.fixture
+def other_user(db) -> User:
+    return User.objects.create_user("bob", password="author-pass-2")
+
+
+@pytest.fixture
+def organiser(organiser_user) -> APIClient:
+    return _client_for(organiser_user)
+
+
+@pytest.fixture
+def author(author_user) -> APIClient:
+    return _client_for(author_user)
+
+
+@pytest.fixture
+def other_author(other_user) -> APIClient:
+    return _client_for(other_user)
+
+
+@pytest.fixture
+def anonymous(db) -> APIClient:
+    return _client_for(None)
