@@ -1,0 +1,672 @@
+"""Moonrollers game state: setup, the turn flow, hiring, game end and scoring.
+
+A turn is a chain of small decisions of the active seat: choose a crew, commit
+to a requirement, lock dice, use an ability, roll again or stop, keep one of two
+hazard tokens, place a hired crew on top of or under its faction stack, return
+a hazard token. Steps with nothing to decide (the first roll of a turn, a bust
+when no lock and no ability is possible, the forced stop when the rolling pool
+is empty) happen inside `apply`. See README.md for the action encoding.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.core.ranking import ranks_from_keys
+from engine.core.state import State
+from engine.games.moonrollers.abilities import (
+    ability_actions,
+    lock_actions,
+    lock_value,
+    reroll_actions,
+    use_ability,
+)
+from engine.games.moonrollers.cards import (
+    CREW,
+    CREW_INDEX,
+    DISPLAY_SIZE,
+    EXTRA,
+    FACE_INDEX,
+    FACES,
+    FACTIONS,
+    HAZARD_BY_PRESTIGE,
+    HAZARD_KINDS,
+    HAZARD_PRESTIGE,
+    HAZARD_SYMBOLS,
+    NUM_DICE,
+    START_DICE,
+    STARTERS,
+    WILD,
+)
+
+START, CREW_CHOICE, COMMIT, LOCK, SELECT, HAZARD, PLACE, RETURN, NAMARI = range(9)
+PHASES = ("start", "crew", "commit", "lock", "select", "hazard", "place", "return", "namari")
+
+_KAL_DAMAR = ["use", "kal_damar"]
+_NAMARI = ["use", "namari"]
+_PLACE = [["place", "top"], ["place", "bottom"]]
+
+
+class MoonrollersState(State):
+    """One game of Moonrollers (2-5 players)."""
+
+    # ----- setup ------------------------------------------------------------------
+
+    def setup(self) -> None:
+        n = self.num_players
+        rng = self.rng
+        self.prestige = [0] * n  # A-7: unbounded track
+        self.hz = [[0] * len(HAZARD_KINDS) for _ in range(n)]  # hazard tokens by kind
+        self.stacks: list[list[list[int]]] = [[[] for _ in FACTIONS] for _ in range(n)]
+        self.abil: list[set[str]] = [set() for _ in range(n)]  # abilities of top cards
+        self.pile = [k.count for k in HAZARD_KINDS]  # A-1; drawn at random, so no order
+        deck = [c.index for c in CREW if not c.starter]
+        starters = list(STARTERS)
+        rng.shuffle(starters)
+        if self.options["variant"] == "standard":
+            # A-6: one random starting crew each; the unused ones join the deck.
+            for seat in range(n):
+                self._put_crew(seat, starters[seat], top=True)
+            starters = starters[n:]
+        deck.extend(starters)
+        rng.shuffle(deck)
+        self.deck = deck  # the top card is the last one
+        self.display = self._deal_display(DISPLAY_SIZE[n])
+        self.marks = [[-1] * len(CREW[c].requirements) for c in self.display]
+        self.over = False
+        self.end_reason = ""
+        self._rig_dice: list[int] = []  # tests only: forced die faces, consumed first
+        self._rig_tokens: list[int] = []  # tests only: forced hazard draws
+        self.cur = rng.randrange(n)  # the first player is chosen randomly
+        self._start_turn()
+        self._settle()
+
+    def _deal_display(self, size: int) -> list[int]:
+        """2-3 players: no duplicate faction; 4-5 players: 6 cards with every faction.
+
+        Cards that would break the rule are set aside and shuffled back in.
+        """
+        most_dupes = max(0, size - len(FACTIONS))
+        display: list[int] = []
+        seen: set[int] = set()
+        skipped: list[int] = []
+        while len(display) < size:
+            card = self.deck.pop()
+            faction = CREW[card].faction
+            if faction in seen and len(display) - len(seen) >= most_dupes:
+                skipped.append(card)
+                continue
+            seen.add(faction)
+            display.append(card)
+        if skipped:
+            self.deck.extend(skipped)
+            self.rng.shuffle(self.deck)
+        return display
+
+    def _put_crew(self, seat: int, card: int, top: bool) -> None:
+        stack = self.stacks[seat][CREW[card].faction]
+        if top:
+            stack.insert(0, card)
+        else:
+            stack.append(card)
+        self.abil[seat] = {CREW[s[0]].id for s in self.stacks[seat] if s}
+
+    # ----- the turn ---------------------------------------------------------------
+
+    def _start_turn(self) -> None:
+        self.slot = -1  # display slot of the crew worked on
+        self.req = -1  # committed requirement index, -1 when not committed
+        self.target = 0  # face of the committed requirement
+        self.need = 0  # dice (value) it still needs
+        self.pool = [0] * 6  # rolling pool, counts by face
+        self.conv = 0  # pool dice an ability made Extra Dice (never lockable)
+        self.saved = 0  # Meg Gallak's Wild kept for the next roll
+        self.locked = 0
+        self.rolled = [0] * 6  # faces this roll produced ("actual die rolled")
+        self.first = True
+        self.progress = False  # locked a die (or used B3-Ar) on this roll
+        self.fresh = False  # committed on this roll
+        self.safe = False  # cannot bust on this roll (At-0k, Moro Mada)
+        self.safe_next = False
+        self.avari = False
+        self.used: set[str] = set()  # once-per-roll abilities already used
+        self.ropen = False  # re-roll abilities still allowed on this roll
+        self.sel = [0] * 6  # dice picked for a Lila / Vila re-roll
+        self.sel_cap = 0
+        self.sel_back = LOCK
+        self.placed: list[int] = []  # requirements of `slot` completed this turn
+        self.drawn: list[int] = []  # hazard tokens drawn, waiting for "keep"
+        self.hire = -1
+        self.supply = NUM_DICE
+        if "kal_damar" in self.abil[self.cur]:
+            self.phase = START
+        else:
+            self.first_roll(START_DICE)
+
+    def first_roll(self, dice: int) -> None:
+        self.supply -= dice
+        self.pool = self.roll(dice)
+        self._after_roll()
+
+    def _roll_again(self) -> None:
+        pool = self.pool
+        add = pool[EXTRA] + self.conv + (3 if self.avari else 0)
+        if add > self.supply:
+            add = self.supply
+        self.supply -= add
+        self.pool = pool = self.roll(sum(pool) + self.conv + add)
+        pool[WILD] += self.saved
+        self.saved = 0
+        self.first = False
+        self._after_roll()
+
+    def _after_roll(self) -> None:
+        self.rolled = self.pool[:]
+        self.conv = 0
+        self.used.clear()
+        self.ropen = True
+        self.progress = False
+        self.fresh = False
+        self.safe = self.safe_next
+        self.safe_next = False
+        self.avari = False
+        if self.slot < 0:
+            self.phase = CREW_CHOICE
+        elif self.req < 0:
+            self.phase = COMMIT
+        else:
+            self.phase = LOCK
+
+    def roll(self, dice: int) -> list[int]:
+        """Roll `dice` dice; face counts. Only the state's RNG (or a test's forced faces)."""
+        counts = [0] * 6
+        rig = self._rig_dice
+        while rig and dice:
+            counts[rig.pop(0)] += 1
+            dice -= 1
+        rand = self.rng.random
+        for _ in range(dice):
+            counts[int(rand() * 6)] += 1
+        return counts
+
+    def draw_tokens(self, count: int) -> list[int]:
+        """Draw up to `count` random hazard tokens from the pile (A-1: fewer if it runs out)."""
+        out = []
+        pile = self.pile
+        for _ in range(count):
+            total = sum(pile)
+            if not total:
+                break
+            if self._rig_tokens:
+                kind = self._rig_tokens.pop(0)
+            else:
+                r = self.rng.randrange(total)
+                kind = 0
+                while r >= pile[kind]:
+                    r -= pile[kind]
+                    kind += 1
+            pile[kind] -= 1
+            out.append(kind)
+        return out
+
+    def start_select(self, cap: int) -> None:
+        self.sel = [0] * 6
+        self.sel_cap = cap
+        self.sel_back = self.phase
+        self.phase = SELECT
+
+    def _reroll_selected(self) -> None:
+        sel, pool = self.sel, self.pool
+        for face in range(6):
+            pool[face] -= sel[face]
+        new = self.roll(sum(sel))
+        for face in range(6):
+            pool[face] += new[face]
+        # Still inside the re-roll window: nothing is locked yet, the pool is the roll.
+        self.rolled = pool[:]
+        self.phase = self.sel_back
+
+    def _lock(self, action: list[Any]) -> None:
+        face = FACE_INDEX[action[1]]
+        n = action[2]
+        self.pool[face] -= n
+        self.locked += n
+        self.need -= n * lock_value(action)
+        self.progress = True
+        self.ropen = False
+        if len(action) > 3:
+            self.used.add(action[3])
+        if self.need <= 0:
+            self.complete_requirement()
+
+    def complete_requirement(self) -> None:
+        """Slide the token down; a Hazard requirement draws 2 tokens to keep 1."""
+        requirement = CREW[self.display[self.slot]].requirements[self.req]
+        self.marks[self.slot][self.req] = self.cur
+        self.placed.append(self.req)
+        self.req = -1
+        self.need = 0
+        if requirement.hazard:
+            self.drawn = self.draw_tokens(2)
+            if self.drawn:
+                self.phase = HAZARD
+                return
+        self._after_requirement()
+
+    def _keep(self, kind: int) -> None:
+        self.drawn.remove(kind)
+        self.hz[self.cur][kind] += 1
+        for other in self.drawn:
+            self.pile[other] += 1  # returned face down: the pile has no known order
+        self.drawn = []
+        self._after_requirement()
+
+    def _after_requirement(self) -> None:
+        if min(self.marks[self.slot]) >= 0:
+            self._complete_crew()  # forced stop: one crew per turn
+        else:
+            self.phase = LOCK
+
+    def _bust(self) -> None:
+        marks = self.marks[self.slot]
+        for index in self.placed:
+            marks[index] = -1
+        self.placed = []
+        if "namari" in self.abil[self.cur]:
+            self.phase = NAMARI
+        else:
+            self.end_turn()
+
+    def end_turn(self) -> None:
+        self.cur = (self.cur + 1) % self.num_players
+        self._start_turn()
+
+    # ----- completing a crew, hiring, game end -----------------------------------
+
+    def _complete_crew(self) -> None:
+        card = self.display[self.slot]
+        for requirement, owner in zip(CREW[card].requirements, self.marks[self.slot], strict=True):
+            self.prestige[owner] += requirement.prestige
+        self.hire = card
+        stack = self.stacks[self.cur][CREW[card].faction]
+        if len(stack) == 1:
+            self.phase = PLACE  # a duplicate that does not end the game: top or bottom?
+            return
+        # First of its faction, or the third (the game ends at once: the order is moot).
+        duplicate = bool(stack)
+        self._put_crew(self.cur, card, top=not duplicate)
+        self._after_place(duplicate)
+
+    def _after_place(self, duplicate: bool) -> None:
+        if duplicate and sum(self.hz[self.cur]):
+            self.phase = RETURN  # may return 1 hazard token, free
+            return
+        self._finish_hire()
+
+    def _finish_hire(self) -> None:
+        stacks = self.stacks[self.cur]
+        if all(stacks):
+            self._end_game("one_of_each_faction")
+            return
+        if any(len(s) >= 3 for s in stacks):
+            self._end_game("three_of_one_faction")
+            return
+        card = self.deck.pop()
+        self.display[self.slot] = card
+        self.marks[self.slot] = [-1] * len(CREW[card].requirements)
+        if not self.deck:
+            self._end_game("crew_deck_exhausted")
+            return
+        self.end_turn()
+
+    def _end_game(self, reason: str) -> None:
+        self.over = True
+        self.end_reason = reason
+
+    # ----- decisions --------------------------------------------------------------
+
+    def _settle(self) -> None:
+        """Resolve forced steps (bust, stop with nothing else to do); cache the choices."""
+        while not self.over:
+            actions = self._gen()
+            if actions:
+                self._legal_cache = actions
+                return
+            # Only LOCK can be empty: nothing to lock, no ability, no roll.
+            if self.progress or self.safe:
+                self.end_turn()
+            else:
+                self._bust()
+        self._legal_cache = []
+
+    def _gen(self) -> list[Any]:
+        phase = self.phase
+        if phase == LOCK:
+            return self._gen_lock()
+        if phase == CREW_CHOICE:
+            return [["crew", CREW[c].id] for c in self.display] + reroll_actions(self)
+        if phase == COMMIT:
+            marks = self.marks[self.slot]
+            out: list[Any] = [["commit", i] for i in range(len(marks)) if marks[i] < 0]
+            return out + reroll_actions(self)
+        if phase == SELECT:
+            out = []
+            if sum(self.sel) < self.sel_cap:
+                pool, sel = self.pool, self.sel
+                out = [["pick", FACES[f]] for f in range(6) if pool[f] > sel[f]]
+            out.append("reroll")
+            return out
+        if phase == HAZARD:
+            return [["keep", HAZARD_PRESTIGE[k]] for k in sorted(set(self.drawn))]
+        if phase == START:
+            return ["roll", _KAL_DAMAR]
+        if phase == PLACE:
+            return list(_PLACE)
+        if phase == RETURN:
+            held = self.hz[self.cur]
+            out = [["return", HAZARD_PRESTIGE[k]] for k in range(len(held)) if held[k]]
+            out.append("no_return")
+            return out
+        if phase == NAMARI:
+            return [_NAMARI, "pass"]
+        raise AssertionError(phase)  # pragma: no cover
+
+    def _gen_lock(self) -> list[Any]:
+        out = lock_actions(self) if self.req >= 0 else []
+        can_lock = bool(out)
+        out += ability_actions(self)
+        if self.progress or self.safe:
+            if self._can_roll():
+                out.append("roll")
+            if out:
+                out.append("stop")
+        elif out and not can_lock:
+            out.append("bust")  # abilities were offered and may be declined
+        return out
+
+    def _can_roll(self) -> bool:
+        # A-4: never roll an empty pool (Avari's 3 supply dice count).
+        return sum(self.pool) + self.conv + self.saved > 0 or (self.avari and self.supply > 0)
+
+    # ----- engine hooks -----------------------------------------------------------
+
+    def _to_move(self) -> int | None:
+        return self.cur
+
+    def _legal_actions(self) -> list[Any]:
+        return self._gen()
+
+    def _apply(self, action: Any) -> None:
+        if type(action) is str:
+            if action == "roll":
+                if self.phase == START:
+                    self.first_roll(START_DICE)
+                else:
+                    self._roll_again()
+            elif action == "stop" or action == "pass":
+                self.end_turn()
+            elif action == "bust":
+                self._bust()
+            elif action == "reroll":
+                self._reroll_selected()
+            elif action == "no_return":
+                self._finish_hire()
+        else:
+            head = action[0]
+            if head == "lock":
+                self._lock(action)
+            elif head == "use":
+                use_ability(self, action)
+            elif head == "crew":
+                self.slot = self.display.index(CREW_INDEX[action[1]])
+                self.phase = COMMIT
+            elif head == "commit":
+                self.req = action[1]
+                requirement = CREW[self.display[self.slot]].requirements[self.req]
+                self.target = requirement.face
+                self.need = requirement.count
+                self.fresh = True
+                self.phase = LOCK
+            elif head == "pick":
+                self.sel[FACE_INDEX[action[1]]] += 1
+            elif head == "keep":
+                self._keep(HAZARD_BY_PRESTIGE[action[1]])
+            elif head == "place":
+                top = action[1] == "top"
+                self._put_crew(self.cur, self.hire, top=top)
+                self._after_place(duplicate=True)
+            elif head == "return":
+                kind = HAZARD_BY_PRESTIGE[action[1]]
+                self.hz[self.cur][kind] -= 1
+                self.pile[kind] += 1
+                self._finish_hire()
+        self._settle()
+
+    def _is_terminal(self) -> bool:
+        return self.over
+
+    # ----- scoring ----------------------------------------------------------------
+
+    def hazard_symbols(self, seat: int) -> int:
+        return sum(c * s for c, s in zip(self.hz[seat], HAZARD_SYMBOLS, strict=True))
+
+    def hazard_prestige(self, seat: int) -> int:
+        return sum(c * p for c, p in zip(self.hz[seat], HAZARD_PRESTIGE, strict=True))
+
+    def disqualified(self) -> list[bool]:
+        """Who scores nothing from hazard tokens (most symbols; 2 players: at least 3 more)."""
+        symbols = [self.hazard_symbols(p) for p in range(self.num_players)]
+        if self.num_players == 2:
+            a, b = symbols
+            return [a >= b + 3, b >= a + 3]
+        most = max(symbols)
+        # E-moonrollers-6: with no hazard symbol anywhere, nobody "has the most".
+        return [most > 0 and s == most for s in symbols]
+
+    def _result(self) -> dict[str, Any]:
+        n = self.num_players
+        symbols = [self.hazard_symbols(p) for p in range(n)]
+        out = self.disqualified()
+        bonus = [0 if out[p] else self.hazard_prestige(p) for p in range(n)]
+        scores = [self.prestige[p] + bonus[p] for p in range(n)]
+        # A-5: most prestige, then fewest hazard symbols, then a shared rank.
+        ranks = ranks_from_keys([(scores[p], -symbols[p]) for p in range(n)])
+        return {
+            "ranks": ranks,
+            "scores": scores,
+            "crew_prestige": self.prestige[:],
+            "hazard_prestige": bonus,
+            "hazard_symbols": symbols,
+            "hazard_disqualified": out,
+            "end_reason": self.end_reason,
+        }
+
+    # ----- what a seat sees -------------------------------------------------------
+
+    def _observation(self, seat: int) -> dict[str, Any]:
+        players = []
+        for p in range(self.num_players):
+            players.append(
+                {
+                    "prestige": self.prestige[p],
+                    "hazard_tokens": sum(self.hz[p]),  # the count is public, the kinds are not
+                    "crew": {
+                        FACTIONS[f]: [CREW[c].id for c in stack]  # top of the stack first
+                        for f, stack in enumerate(self.stacks[p])
+                        if stack
+                    },
+                    "abilities": sorted(self.abil[p]),
+                }
+            )
+        display = []
+        for card, marks in zip(self.display, self.marks, strict=True):
+            crew = CREW[card]
+            display.append(
+                {
+                    "crew": crew.id,
+                    "faction": FACTIONS[crew.faction],
+                    "requirements": [
+                        {
+                            "face": FACES[r.face],
+                            "count": r.count,
+                            "hazard": r.hazard,
+                            "x2": r.face == WILD,
+                            "token": m if m >= 0 else None,
+                        }
+                        for r, m in zip(crew.requirements, marks, strict=True)
+                    ],
+                }
+            )
+        mine = []
+        for kind, count in enumerate(self.hz[seat]):
+            mine += [HAZARD_PRESTIGE[kind]] * count
+        turn: dict[str, Any] = {
+            "player": self.cur,
+            "phase": PHASES[self.phase],
+            "crew": CREW[self.display[self.slot]].id if self.slot >= 0 else None,
+            "committed": self.req if self.req >= 0 else None,
+            "need": self.need,
+            "pool": dict(zip(FACES, self.pool, strict=True)),
+            "treated_as_extra": self.conv,
+            "saved_wild": self.saved,
+            "locked": self.locked,
+            "rolled": dict(zip(FACES, self.rolled, strict=True)),
+            "first_roll": self.first,
+            "locked_this_roll": self.progress,
+            "safe": self.safe,
+            "safe_next_roll": self.safe_next,
+            "avari_bonus": self.avari,
+            "used_abilities": sorted(self.used),
+            "completed_this_turn": list(self.placed),
+            "drawn_count": len(self.drawn),
+        }
+        if self.phase == SELECT:
+            turn["selected"] = dict(zip(FACES, self.sel, strict=True))
+            turn["select_limit"] = self.sel_cap
+        if seat == self.cur and self.drawn:
+            turn["drawn"] = [HAZARD_PRESTIGE[k] for k in self.drawn]
+        obs: dict[str, Any] = {
+            "players": players,
+            "my_hazard_tokens": mine,
+            "display": display,
+            "deck_size": len(self.deck),
+            "hazard_pile": sum(self.pile),
+            "supply": self.supply,
+            "turn": turn,
+        }
+        if self.over:
+            obs["end_reason"] = self.end_reason
+        return obs
+
+    # ----- copies -----------------------------------------------------------------
+
+    def clone(self) -> MoonrollersState:
+        other = object.__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        other.rng = random.Random()
+        other.rng.setstate(self.rng.getstate())
+        other.actions = self.actions[:]
+        other.prestige = self.prestige[:]
+        other.hz = [h[:] for h in self.hz]
+        other.stacks = [[s[:] for s in st] for st in self.stacks]
+        other.abil = [set(a) for a in self.abil]
+        other.pile = self.pile[:]
+        other.deck = self.deck[:]
+        other.display = self.display[:]
+        other.marks = [m[:] for m in self.marks]
+        other._rig_dice = self._rig_dice[:]
+        other._rig_tokens = self._rig_tokens[:]
+        other.pool = self.pool[:]
+        other.rolled = self.rolled[:]
+        other.used = set(self.used)
+        other.sel = self.sel[:]
+        other.placed = self.placed[:]
+        other.drawn = self.drawn[:]
+        return other
+
+    def resample_hidden(self, seat: int, rng: random.Random) -> MoonrollersState:
+        """Redraw what `seat` cannot see: other seats' hazard tokens (and a pending
+        draw of another seat), the pile's contents and the crew deck's order."""
+        other = self.clone()
+        hidden = self.pile[:]
+        seats = [p for p in range(self.num_players) if p != seat]
+        for p in seats:
+            for kind, count in enumerate(self.hz[p]):
+                hidden[kind] += count
+        foreign_draw = self.cur != seat and bool(self.drawn)
+        if foreign_draw:
+            for kind in self.drawn:
+                hidden[kind] += 1
+        tokens = [kind for kind, count in enumerate(hidden) for _ in range(count)]
+        rng.shuffle(tokens)
+        for p in seats:
+            take, tokens = tokens[: sum(self.hz[p])], tokens[sum(self.hz[p]) :]
+            other.hz[p] = [take.count(k) for k in range(len(HAZARD_KINDS))]
+        if foreign_draw:
+            other.drawn, tokens = tokens[: len(self.drawn)], tokens[len(self.drawn) :]
+        other.pile = [tokens.count(k) for k in range(len(HAZARD_KINDS))]
+        rng.shuffle(other.deck)
+        other.rng = random.Random(rng.getrandbits(64))
+        other._rig_dice = []
+        other._rig_tokens = []
+        other._legal_cache = None
+        return other
+
+    # ----- test helpers: force a table position -------------------------------------
+
+    def force_dice(self, *faces: str) -> None:
+        """The next dice rolled show these faces (in order), then the RNG takes over."""
+        self._rig_dice.extend(FACE_INDEX[f] for f in faces)
+
+    def force_tokens(self, *prestige: int) -> None:
+        """The next hazard tokens drawn are these kinds (named by prestige: 1, 2, 5)."""
+        self._rig_tokens.extend(HAZARD_BY_PRESTIGE[p] for p in prestige)
+
+    def force_table(
+        self,
+        display: list[str] | None = None,
+        crew: dict[int, list[str]] | None = None,
+        marks: dict[str, dict[int, int]] | None = None,
+        hazards: dict[int, list[int]] | None = None,
+        deck: list[str] | None = None,
+    ) -> None:
+        """Set the public table directly (crew ids; `crew` lists each seat's hires, top
+        first per faction; `marks` maps a display crew to {requirement: seat})."""
+        taken: set[int] = set()
+        if crew is not None:
+            for seat, ids in crew.items():
+                self.stacks[seat] = [[] for _ in FACTIONS]
+                for cid in ids:
+                    self.stacks[seat][CREW[CREW_INDEX[cid]].faction].append(CREW_INDEX[cid])
+                self.abil[seat] = {CREW[s[0]].id for s in self.stacks[seat] if s}
+        for st in self.stacks:
+            for stack in st:
+                taken.update(stack)
+        if display is not None:
+            self.display = [CREW_INDEX[c] for c in display]
+            self.marks = [[-1] * len(CREW[c].requirements) for c in self.display]
+        taken.update(self.display)
+        if deck is not None:
+            self.deck = [CREW_INDEX[c] for c in reversed(deck)]  # deck[0] is the top card
+        else:
+            self.deck = [c.index for c in CREW if c.index not in taken]
+        for cid, by_req in (marks or {}).items():
+            slot = self.display.index(CREW_INDEX[cid])
+            for index, seat in by_req.items():
+                self.marks[slot][index] = seat
+        for seat, values in (hazards or {}).items():
+            for kind, count in enumerate(self.hz[seat]):
+                self.pile[kind] += count
+            self.hz[seat] = [0] * len(HAZARD_KINDS)
+            for value in values:
+                kind = HAZARD_BY_PRESTIGE[value]
+                self.hz[seat][kind] += 1
+                self.pile[kind] -= 1
+
+    def force_turn(self, seat: int, *faces: str) -> None:
+        """Start `seat`'s turn afresh; its first roll shows `faces` (if given)."""
+        self.cur = seat
+        self.force_dice(*faces)
+        self._start_turn()
+        self._settle()
