@@ -1,0 +1,677 @@
+"""Moon-Bots rules: set-up, the turn (buy, activate, restock) and every card effect.
+
+Flow model. The active robot's own turn is a `phase` (buy -> assign -> end).
+Everything that happens inside it and may need someone's decision (an attack
+to split, a target that may react with a protection weapon, an opponent who
+may pump energy, the start-of-turn window for Rest) goes through an `agenda`:
+a stack of small tuples processed by `_settle()` until a decision is needed.
+The current out-of-phase decision is `self.decision`. Reaction windows open
+only from public facts (a robot holds at least one secret weapon, a count
+everyone sees), so who is asked never reveals which weapon anyone holds;
+"pass" is always legal. See README.md for the action encoding and the
+engine choices (E-moon_bots-N).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.core.errors import InvalidSetup
+from engine.core.ranking import ranks_from_keys
+from engine.core.state import State
+from engine.games.moon_bots.cards import (
+    BOARD,
+    BOARDS,
+    CARDS,
+    IS_SECRET,
+    KEY,
+    PART,
+    RULES,
+    SLOT_INDEX,
+    SLOTS,
+)
+from engine.games.moon_bots.robots import Robot
+from engine.games.moon_bots.views import observation_for
+
+PH_BUY, PH_SEARCH, PH_BLACK, PH_ASSIGN, PH_END = range(5)  # indexes of views.PHASE_NAMES
+
+# Decision tuples: (kind, deciding robot, ...).
+D_START, D_SPLIT, D_DEFEND, D_PUMP = range(4)
+# Agenda items.
+A_ASK_START, A_ATTACK, A_HIT, A_ENERGY, A_ASK_PUMP = range(5)
+
+ACTIVATORS = SLOTS + (BOARD,)  # index 6 = the board's built-in ability
+ACTIVATOR_INDEX = {name: i for i, name in enumerate(ACTIVATORS)}
+ABILITY = tuple(c.ability for c in CARDS)
+COST_MARK = tuple(c.cost_mark for c in CARDS)
+COLUMNS = RULES.market_columns
+MARKET_SIZE = COLUMNS * len(RULES.row_costs)
+ROW_COST = tuple(RULES.row_costs[slot // COLUMNS] for slot in range(MARKET_SIZE))
+MAX_E = RULES.max_energy
+
+ANYTIME = ("energy_stock", "computer_virus")
+START_WEAPONS = ("rest", *ANYTIME)
+DEFEND_WEAPONS = ("dodge", "shock_absorber", "deflection", *ANYTIME)
+PUMP_WEAPONS = ("energy_pump", *ANYTIME)
+BUY_WEAPONS = ("black_market", "supermarket", "spare_part_search", *ANYTIME)
+ASSIGN_WEAPONS = ("adjustment", "stronger", *ANYTIME)
+# 2-player duels (E-moon_bots-1): a player's left robot faces the other's right one.
+DUEL_PARTNER = (3, 2, 1, 0)
+DUELS = ((0, 3), (1, 2))
+# ORDER_AFTER[robots][r]: the other robots in turn order, starting after r.
+ORDER_AFTER = {
+    count: tuple(tuple((r + k) % count for k in range(1, count)) for r in range(count))
+    for count in (2, 3, 4)
+}
+
+
+class MoonBotsState(State):
+    # ----- set-up -----------------------------------------------------------------
+
+    def setup(self) -> None:
+        n = self.num_players
+        max_rounds = self.options["max_rounds"]
+        if max_rounds < 1:
+            raise InvalidSetup("max_rounds must be at least 1")
+        self.two_player = n == 2
+        if self.two_player:
+            e0, e1 = RULES.start_energy_two_player
+            self.robots = [Robot(0, 1, e0), Robot(0, 2, e0), Robot(1, 3, e1), Robot(1, 4, e1)]
+        else:
+            self.robots = [Robot(i, i + 1, RULES.start_energy[i]) for i in range(n)]
+        self.turn_limit = max_rounds * len(self.robots)  # E-moon_bots-9
+        cards = [c.id for c in CARDS if not (n == 3 and c.three_player)]
+        self.removed_marked = [c.id for c in CARDS if n == 3 and c.three_player]
+        secrets = [c for c in cards if IS_SECRET[c]]
+        self.removed_unseen = self.rng.sample(secrets, RULES.secret_weapons_removed)
+        gone = set(self.removed_unseen)
+        self.deck = [c for c in cards if c not in gone]
+        self.rng.shuffle(self.deck)  # the top of the pile is the end of the list
+        self.market = [self.deck.pop() for _ in range(MARKET_SIZE)]
+        self.facedown_discard: list[int] = []  # weapons discarded from the bottom row
+        self.used: list[int] = []  # weapons played (revealed), in order
+        self.revealed: list[int] = []  # weapons of eliminated robots (E-moon_bots-7)
+        self.eliminated: list[int] = []  # robots in elimination order
+        self.event = 0
+        self.over = False
+        self.capped = False
+        self.turns = 0
+        self.agenda: list[tuple[Any, ...]] = []
+        self.decision: tuple[Any, ...] | None = None
+        self._assign_cache: list[Any] | None = None
+        self._begin_turn(0)
+        self._settle()
+
+    def clone(self) -> MoonBotsState:
+        new = object.__new__(MoonBotsState)
+        new.__dict__.update(self.__dict__)
+        new.rng = random.Random()
+        new.rng.setstate(self.rng.getstate())
+        new.actions = self.actions[:]
+        new._legal_cache = None
+        new.robots = [r.copy() for r in self.robots]
+        for name in (
+            "deck",
+            "market",
+            "removed_unseen",
+            "facedown_discard",
+            "used",
+            "revealed",
+            "eliminated",
+            "agenda",
+            "dice",
+            "dice_used",
+            "parts_used",
+        ):
+            setattr(new, name, getattr(self, name)[:])
+        return new
+
+    # ----- seating, targets -------------------------------------------------------
+
+    def _order_after(self, r: int) -> tuple[int, ...]:
+        return ORDER_AFTER[len(self.robots)][r]
+
+    def _targets(self, r: int) -> list[int]:
+        """Robots `r` may attack: [left, right] neighbours, or the one robot it faces."""
+        robots = self.robots
+        if not robots[r].alive:
+            return []
+        if self.two_player:
+            if (robots[0].alive and robots[3].alive) or (robots[1].alive and robots[2].alive):
+                # A duel is still on: fight the robot opposite, or sit deactivated.
+                partner = DUEL_PARTNER[r]
+                return [partner] if robots[partner].alive else []
+            own = robots[r].owner
+            return [x for x, rb in enumerate(robots) if rb.alive and rb.owner != own]
+        alive = [x for x, rb in enumerate(robots) if rb.alive]
+        k = len(alive)
+        if k < 2:
+            return []
+        pos = alive.index(r)
+        left = alive[(pos + 1) % k]  # the next player in turn order sits on the left
+        if k == 2:
+            return [left]
+        return [left, alive[pos - 1]]
+
+    def _in_play(self, r: int) -> bool:
+        """Alive and able to fight (2-player: not defeated nor deactivated)."""
+        return bool(self._targets(r))
+
+    def _can_react(self, r: int) -> bool:
+        rb = self.robots[r]
+        return bool(rb.secrets) and rb.alive and self._in_play(r)
+
+    # ----- turn flow ----------------------------------------------------------------
+
+    def _begin_turn(self, r: int) -> None:
+        self.active = r
+        self.turns += 1
+        if self.turns > self.turn_limit:
+            self.capped = True
+            self.over = True
+            return
+        self.phase = PH_BUY
+        self.dice: list[int] = []
+        self.dice_used: list[bool] = []
+        self.parts_used = [False] * len(ACTIVATORS)
+        self.gained = 0
+        self.buys_left = 1
+        self.rerolled = False
+        self.skipped = False
+        self.last_attack: tuple[int, int, tuple[int, ...]] | None = None
+        targets = self._targets(r)
+        self.turn_opponent = targets[0] if self.two_player else -1
+        owner = self.robots[r].owner
+        for x in reversed(self._order_after(r)):
+            if self.robots[x].owner != owner and self._can_react(x):
+                self.agenda.append((A_ASK_START, x))
+
+    def _active_can_continue(self) -> bool:
+        if not self.robots[self.active].alive:
+            return False
+        # 2-player: when the robot's duel ends its turn ends (it is deactivated).
+        return not self.two_player or self.robots[self.turn_opponent].alive
+
+    def _settle(self) -> None:
+        """Run automatic steps until someone must decide or the game is over."""
+        while not self.over:
+            if self.decision is not None:
+                return
+            if self.agenda:
+                self._run(self.agenda.pop())
+                continue
+            if self.phase == PH_END or not self._active_can_continue():
+                self._end_turn()
+                continue
+            if self.phase == PH_ASSIGN:
+                # Cached for _legal_actions; nothing changes before it is asked for.
+                self._assign_cache = self._assign_moves()
+                if not self._assign_cache and not self.robots[self.active].secrets:
+                    self._end_turn()  # nothing left to activate: no empty decision
+                    continue
+            return
+        self.agenda.clear()
+        self.decision = None
+
+    def _end_turn(self) -> None:
+        self._restock()
+        for x in (*self._order_after(self.active), self.active):
+            if self._in_play(x):
+                self._begin_turn(x)
+                return
+        self.over = True
+
+    def _restock(self) -> None:
+        market, deck = self.market, self.deck
+        if min(market) >= 0 and not any(IS_SECRET[market[c]] for c in range(COLUMNS)):
+            return  # full market, no weapon on the bottom row: nothing moves
+        for col in range(COLUMNS):
+            if market[col] >= 0 and IS_SECRET[market[col]]:
+                self.facedown_discard.append(market[col])
+                market[col] = -1
+        for col in range(COLUMNS):
+            column = [market[s] for s in range(col, MARKET_SIZE, COLUMNS) if market[s] >= 0]
+            for i, s in enumerate(range(col, MARKET_SIZE, COLUMNS)):
+                market[s] = column[i] if i < len(column) else -1
+        for s in range(MARKET_SIZE):  # lower rows first, left column first
+            if market[s] < 0 and deck:
+                market[s] = deck.pop()
+
+    def _run(self, item: tuple[Any, ...]) -> None:
+        kind = item[0]
+        robots = self.robots
+        if kind == A_HIT:
+            _, attacker, target, ht, n, protectable = item
+            rb = robots[target]
+            if not rb.alive:
+                return
+            if protectable:
+                n -= rb.protection[ht]
+                if n <= 0:
+                    return
+                if self._can_react(target):
+                    self.decision = (D_DEFEND, target, attacker, ht, n)
+                    return
+            self._damage([(target, n)])
+        elif kind == A_ATTACK:
+            _, attacker, ht, hits = item
+            targets = self._targets(attacker)
+            if not targets:
+                return
+            if len(targets) == 1:
+                self.last_attack = (attacker, ht, (targets[0],))
+                self.agenda.append((A_HIT, attacker, targets[0], ht, hits, True))
+            else:
+                self.decision = (D_SPLIT, attacker, ht, hits, targets[0], targets[1])
+        elif kind == A_ENERGY:
+            _, r, delta = item
+            rb = robots[r]
+            if not rb.alive:
+                return
+            if delta < 0:
+                self._damage([(r, -delta)])
+                return
+            gain = min(delta, RULES.turn_gain_cap - self.gained, MAX_E - rb.energy)
+            if gain > 0:
+                rb.energy += gain
+                self.gained += gain
+                self._ask_pumps(r)
+        elif kind == A_ASK_START:
+            x = item[1]
+            if self.phase == PH_BUY and self._active_can_continue() and self._can_react(x):
+                self.decision = (D_START, x)
+        elif kind == A_ASK_PUMP:
+            x = item[1]
+            if self._can_react(x):
+                self.decision = (D_PUMP, x, item[2])
+
+    def _ask_pumps(self, gainer: int) -> None:
+        owner = self.robots[gainer].owner
+        for x in reversed(self._order_after(self.active)):
+            if self.robots[x].owner != owner and self._can_react(x):
+                self.agenda.append((A_ASK_PUMP, x, gainer))
+
+    def _damage(self, losses: list[tuple[int, int]]) -> None:
+        """Energy losses applied at once (one elimination event); checks the end."""
+        self.event += 1
+        for r, n in losses:
+            rb = self.robots[r]
+            if not rb.alive or n <= 0:
+                continue
+            rb.energy -= n
+            if rb.energy <= 0:
+                rb.energy = 0
+                rb.alive = False
+                rb.out_event = self.event
+                self.eliminated.append(r)
+                self.revealed.extend(sorted(rb.secrets, key=KEY.__getitem__))
+                rb.secrets = []
+        owners = {rb.owner for rb in self.robots if rb.alive}
+        if len(owners) <= 1:
+            self.over = True
+
+    # ----- weapons ----------------------------------------------------------------
+
+    def _use_secret(self, r: int, kind: str) -> None:
+        rb = self.robots[r]
+        card = rb.secrets.pop(rb.secret_index(kind))
+        self.used.append(card)
+
+    def _energy_stock(self, r: int) -> None:
+        rb = self.robots[r]
+        gain = min(RULES.energy_stock_gain, MAX_E - rb.energy)
+        rb.energy += gain
+        if gain > 0 and r == self.active and self.decision is None:
+            self._ask_pumps(r)
+
+    def _virus(self) -> None:
+        self._damage(
+            [(r, len(rb.secrets)) for r, rb in enumerate(self.robots) if self._can_react(r)]
+        )
+
+    def _anytime(self, r: int, kind: str) -> None:
+        if kind == "energy_stock":
+            self._energy_stock(r)
+        else:
+            self._virus()
+
+    def _weapon_actions(self, r: int, allowed: tuple[str, ...]) -> list[Any]:
+        rb = self.robots[r]
+        held = {KEY[c] for c in rb.secrets}
+        out: list[Any] = []
+        for kind in allowed:
+            if kind not in held:
+                continue
+            if kind == "deflection":
+                out.extend(["sw", kind, t] for t in self._deflect_targets(r))
+            elif kind == "stronger":
+                if self.last_attack is not None:
+                    out.extend(["sw", kind, t] for t in self.last_attack[2] if self.robots[t].alive)
+            elif kind == "adjustment":
+                seen = 0
+                for i, v in enumerate(self.dice):
+                    if not self.dice_used[i] and not seen & (1 << v):
+                        seen |= 1 << v
+                        if v > 1:
+                            out.append(["sw", kind, i, -1])
+                        if v < 6:
+                            out.append(["sw", kind, i, 1])
+            elif kind == "black_market":
+                if any(c >= 0 and rb.can_take(c) for c in self.market):
+                    out.append(["sw", kind])
+            elif kind == "spare_part_search":
+                if self._search_choices(rb):
+                    out.append(["sw", kind])
+            else:
+                out.append(["sw", kind])
+        return out
+
+    def _deflect_targets(self, r: int) -> list[int]:
+        if self.two_player:
+            return self._targets(r)
+        return [x for x, rb in enumerate(self.robots) if rb.alive and x != r]
+
+    def _search_choices(self, rb: Robot) -> list[str]:
+        return sorted(
+            KEY[c] for c in self.deck if ABILITY[c] is not None and rb.parts[SLOT_INDEX[c]] < 0
+        )
+
+    # ----- legal actions ----------------------------------------------------------
+
+    def _to_move(self) -> int | None:
+        if self.over:
+            return None
+        d = self.decision
+        return self.robots[d[1] if d is not None else self.active].owner
+
+    def _is_terminal(self) -> bool:
+        return self.over
+
+    def _legal_actions(self) -> list[Any]:
+        d = self.decision
+        if d is not None:
+            kind = d[0]
+            if kind == D_SPLIT:
+                hits = d[3]
+                return [["split", a, hits - a] for a in range(hits + 1)]
+            allowed = (START_WEAPONS, None, DEFEND_WEAPONS, PUMP_WEAPONS)[kind]
+            assert allowed is not None
+            return ["pass", *self._weapon_actions(d[1], allowed)]
+        phase = self.phase
+        rb = self.robots[self.active]
+        if phase == PH_ASSIGN:
+            cached = self._assign_cache
+            moves = cached[:] if cached is not None else self._assign_moves()
+            if rb.secrets:
+                moves.extend(self._weapon_actions(self.active, ASSIGN_WEAPONS))
+            moves.append("done")
+            return moves
+        if phase == PH_BUY:
+            moves = []
+            if self.buys_left:
+                energy = rb.energy
+                for slot, card in enumerate(self.market):
+                    if card >= 0:
+                        cost = ROW_COST[slot] + COST_MARK[card]
+                        if (cost == 0 or energy > cost) and rb.can_take(card):
+                            moves.append(["buy", slot])
+            if rb.secrets:
+                moves.extend(self._weapon_actions(self.active, BUY_WEAPONS))
+            moves.append("roll")
+            return moves
+        if phase == PH_BLACK:
+            return [["take", s] for s, c in enumerate(self.market) if c >= 0 and rb.can_take(c)]
+        # PH_SEARCH
+        return [["part", key] for key in self._search_choices(rb)]
+
+    def _assign_moves(self) -> list[Any]:
+        """Activations (one per distinct die value or value pair) and re-rolls."""
+        dice, used = self.dice, self.dice_used
+        first = [-1] * 7  # first / second free die showing each value
+        second = [-1] * 7
+        free = False
+        for i, v in enumerate(dice):
+            if not used[i]:
+                free = True
+                if first[v] < 0:
+                    first[v] = i
+                elif second[v] < 0:
+                    second[v] = i
+        if not free:
+            return []
+        rb = self.robots[self.active]
+        moves: list[Any] = []
+        parts_used = self.parts_used
+        for s, name in enumerate(ACTIVATORS):
+            if parts_used[s]:
+                continue
+            if s < 6:
+                card = rb.parts[s]
+                if card < 0:
+                    continue
+                ability = ABILITY[card]
+            else:
+                ability = BOARDS[rb.board]
+            if ability.condition.dice == 1:
+                for v in ability.condition.values:
+                    if first[v] >= 0:
+                        moves.append(["use", name, first[v]])
+            else:
+                for a, b in ability.pairs:
+                    i = first[a]
+                    if i >= 0:
+                        j = second[a] if a == b else first[b]
+                        if j >= 0:
+                            moves.append(["use", name, i, j] if i < j else ["use", name, j, i])
+        if rb.reroll and not self.rerolled:
+            values = [v for v in range(1, 7) if first[v] >= 0]
+            moves.extend(["reroll", first[v]] for v in values)
+            for k, a in enumerate(values):
+                if second[a] >= 0:
+                    moves.append(["reroll", first[a], second[a]])
+                for b in values[k + 1 :]:
+                    i, j = first[a], first[b]
+                    moves.append(["reroll", i, j] if i < j else ["reroll", j, i])
+        return moves
+
+    # ----- applying actions ---------------------------------------------------------
+
+    def _apply(self, action: Any) -> None:
+        self._assign_cache = None
+        d = self.decision
+        if d is not None:
+            self.decision = None
+            kind = d[0]
+            if kind == D_SPLIT:
+                self._apply_split(d, action)
+            elif action != "pass":
+                r, weapon = d[1], action[1]
+                self._use_secret(r, weapon)
+                if kind == D_DEFEND:
+                    self._apply_defence(d, action)
+                elif weapon == "rest":
+                    self.skipped = True
+                    self.phase = PH_END
+                elif weapon == "energy_pump":
+                    rb = self.robots[r]
+                    rb.energy = min(MAX_E, rb.energy + RULES.energy_pump_gain)
+                else:
+                    self._anytime(r, weapon)
+                    # The window stays open for this robot while it holds a weapon.
+                    self.agenda.append(
+                        (A_ASK_START, r) if kind == D_START else (A_ASK_PUMP, r, d[2])
+                    )
+            elif kind == D_DEFEND:
+                self._damage([(d[1], d[4])])
+        elif self.phase == PH_ASSIGN:
+            self._apply_assign(action)
+        elif self.phase == PH_BUY:
+            self._apply_buy(action)
+        elif self.phase == PH_BLACK:
+            slot = action[1]
+            self.robots[self.active].install(self.market[slot])
+            self.market[slot] = -1
+            self.phase = PH_BUY
+        else:  # PH_SEARCH
+            rb = self.robots[self.active]
+            card = next(c for c in self.deck if KEY[c] == action[1])
+            self.deck.remove(card)
+            rb.install(card)
+            self.rng.shuffle(self.deck)
+            self.phase = PH_BUY
+        self._settle()
+
+    def _apply_split(self, d: tuple[Any, ...], action: Any) -> None:
+        _, attacker, ht, _, left, right = d
+        a, b = action[1], action[2]
+        self.last_attack = (attacker, ht, tuple(t for t, n in ((left, a), (right, b)) if n))
+        if b:
+            self.agenda.append((A_HIT, attacker, right, ht, b, True))
+        if a:
+            self.agenda.append((A_HIT, attacker, left, ht, a, True))
+
+    def _apply_defence(self, d: tuple[Any, ...], action: Any) -> None:
+        _, target, attacker, ht, n = d
+        weapon = action[1]
+        if weapon == "dodge":
+            return
+        if weapon == "shock_absorber":
+            self._damage([(target, n - RULES.shock_absorber_hits)])
+            return
+        if weapon == "deflection":
+            moved = min(RULES.deflection_hits, n)
+            # Deflected hits cannot be protected against (E-moon_bots-5).
+            self.agenda.append((A_HIT, target, action[2], ht, moved, False))
+            self._damage([(target, n - moved)])
+            return
+        self._anytime(target, weapon)
+        if self._can_react(target):
+            self.decision = (D_DEFEND, target, attacker, ht, n)
+        else:
+            self._damage([(target, n)])
+
+    def _apply_buy(self, action: Any) -> None:
+        rb = self.robots[self.active]
+        if action == "roll":
+            roll = self.rng.random
+            self.dice = [1 + int(roll() * 6) for _ in range(rb.dice_count)]
+            self.dice_used = [False] * len(self.dice)
+            self.phase = PH_ASSIGN
+            return
+        if action[0] == "buy":
+            slot = action[1]
+            card = self.market[slot]
+            rb.energy -= ROW_COST[slot] + COST_MARK[card]
+            rb.install(card)
+            self.market[slot] = -1
+            self.buys_left -= 1
+            return
+        weapon = action[1]
+        self._use_secret(self.active, weapon)
+        if weapon == "black_market":
+            self.phase = PH_BLACK
+        elif weapon == "supermarket":
+            self.buys_left += 1
+        elif weapon == "spare_part_search":
+            self.phase = PH_SEARCH
+        else:
+            self._anytime(self.active, weapon)
+
+    def _apply_assign(self, action: Any) -> None:
+        if action == "done":
+            self.phase = PH_END
+            return
+        verb = action[0]
+        rb = self.robots[self.active]
+        if verb == "use":
+            s = ACTIVATOR_INDEX[action[1]]
+            self.parts_used[s] = True
+            for i in action[2:]:
+                self.dice_used[i] = True
+            ability = ABILITY[rb.parts[s]] if s < 6 else BOARDS[rb.board]
+            self.last_attack = None
+            # Resolve in card order: the attack, then the energy (E-moon_bots-4).
+            if ability.energy:
+                self.agenda.append((A_ENERGY, self.active, ability.energy))
+            if ability.fists:
+                self.agenda.append((A_ATTACK, self.active, 0, ability.fists + rb.bonus[0]))
+            elif ability.missiles:
+                self.agenda.append((A_ATTACK, self.active, 1, ability.missiles + rb.bonus[1]))
+        elif verb == "reroll":
+            self.rerolled = True
+            self.last_attack = None
+            for i in action[1:]:
+                self.dice[i] = 1 + int(self.rng.random() * 6)
+        else:
+            weapon = action[1]
+            self._use_secret(self.active, weapon)
+            if weapon == "adjustment":
+                self.dice[action[2]] += action[3]
+            elif weapon == "stronger":
+                # Extra hits of the attack just made; no protection applies to them.
+                _, ht, _ = self.last_attack  # type: ignore[misc]
+                self.agenda.append((A_HIT, self.active, action[2], ht, RULES.stronger_hits, False))
+            else:
+                self._anytime(self.active, weapon)
+
+    # ----- what players see, results, hidden information ----------------------------
+
+    def _observation(self, seat: int) -> dict[str, Any]:
+        return observation_for(self, seat)
+
+    def _result(self) -> dict[str, Any]:
+        n = self.num_players
+        energy = [0] * n
+        alive = [0] * n
+        last_out = [0] * n
+        for rb in self.robots:
+            if rb.alive:
+                alive[rb.owner] = 1
+                energy[rb.owner] += rb.energy
+            else:
+                last_out[rb.owner] = max(last_out[rb.owner], rb.out_event)
+        # Survivors first (by energy if the turn cap ended the game), then the
+        # later a player's last robot fell, the better (ranks by elimination order).
+        keys = [(alive[s], energy[s] if alive[s] else last_out[s]) for s in range(n)]
+        return {
+            "ranks": ranks_from_keys(keys),
+            "scores": energy,
+            "eliminated_robots": self.eliminated[:],
+            "turn_cap_reached": self.capped,
+            "turns": min(self.turns, self.turn_limit),
+        }
+
+    def resample_hidden(self, seat: int, rng: random.Random) -> MoonBotsState:
+        """Redraw every secret weapon `seat` cannot identify, and the deck order.
+
+        Hidden from `seat`: the 5 weapons removed unseen, face-down market and
+        discarded weapons, other players' held weapons and the whole pile order.
+        Parts and upgrades in the pile are known by elimination, so only
+        their order changes; weapon identities are pooled and dealt again.
+        """
+        new = self.clone()
+        pool = list(new.removed_unseen) + list(new.facedown_discard)
+        market_slots = [s for s, c in enumerate(new.market) if c >= 0 and IS_SECRET[c]]
+        pool += [new.market[s] for s in market_slots]
+        others = [rb for rb in new.robots if rb.owner != seat]
+        for rb in others:
+            pool += rb.secrets
+        pool += [c for c in new.deck if IS_SECRET[c]]
+        rng.shuffle(pool)
+        take = iter(pool)
+        new.removed_unseen = [next(take) for _ in new.removed_unseen]
+        new.facedown_discard = [next(take) for _ in new.facedown_discard]
+        for s in market_slots:
+            new.market[s] = next(take)
+        for rb in others:
+            rb.secrets = [next(take) for _ in rb.secrets]
+        new.deck = [c for c in new.deck if not IS_SECRET[c]] + list(take)
+        rng.shuffle(new.deck)
+        new.rng = random.Random(rng.getrandbits(64))
+        return new
+
+
+def part_card(key: str) -> int:
+    """The card id of the robot part with this key (for tests and tools)."""
+    return next(c.id for c in CARDS if c.category == PART and c.key == key)
