@@ -1,0 +1,1 @@
+"""Moonrollers rules tests."""
