@@ -1,0 +1,257 @@
+"""Recording a played match: seats, result, Elo ratings and history in one transaction.
+
+`record_result` is the only place a match result is written. It is idempotent: it
+locks the match row first and does nothing if the match is already done, so a
+task delivered twice, retried or finished by two workers after a reaper requeue
+commits its result and moves ratings exactly once.
+
+Rating rows are locked in one global order (by bot id, then the cooperative
+game's own row, then the tournament row) so that workers finishing matches at
+the same time queue behind each other instead of losing updates or deadlocking.
+A bot's rating is per game and continues across its versions; each seat keeps
+the version that played it. The maths is in arena/ratings/ (no ORM).
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from django.db import transaction
+from django.utils import timezone
+
+import engine
+from arena.models import GameRating, Match, MatchSeat, Rating, RatingChange, Tournament
+from arena.ratings import rate_cooperative, rate_ranked, seat_outcome
+
+log = logging.getLogger(__name__)
+
+# Bounds on what a bot's stderr and a failure message may put in the database.
+MAX_STDERR_CHARS = 64 * 1024
+MAX_ERROR_CHARS = 4000
+
+
+class Outcome(Protocol):
+    """What the referee returns (workers.referee.MatchOutcome), seen from here."""
+
+    record: dict[str, Any]
+    ranks: list[int]
+    scores: list[Any]
+    forfeits: dict[int, str]
+    stderr: list[str]
+    decisions: int
+    seconds: float
+    result: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """What `record_result` did: `recorded` is False when the match was already done."""
+
+    match_id: int
+    recorded: bool
+    status: str
+    stale_claim: bool = False
+
+
+def record_result(match_id: int, claim_token: uuid.UUID | str | None, outcome: Outcome) -> Recorded:
+    """Store a finished match and move the ratings of its bots, exactly once.
+
+    A result presented with a claim token that is no longer the match's (the reaper
+    requeued it while this worker was still playing) is still a real result of the
+    same seeded match, so the first one to commit wins either way; it is logged.
+    """
+    with transaction.atomic():
+        match = Match.objects.select_for_update().get(pk=match_id)
+        if match.is_done():
+            return Recorded(match_id, False, match.status)
+        stale = claim_token is not None and str(match.claim_token) != str(claim_token)
+        if stale:
+            log.warning("match %s: recording a result from an older claim", match_id)
+        seats = list(match.seats.order_by("seat"))
+        _check_outcome(match, seats, outcome)
+        cooperative = _is_cooperative(match.game)
+
+        now = timezone.now()
+        match.status = Match.Status.FINISHED
+        match.finished_at = now
+        match.record = outcome.record
+        match.result = _result_summary(outcome)
+        match.decisions = outcome.decisions
+        match.duration_seconds = round(float(outcome.seconds), 6)
+        match.error = ""
+        match.rated = bool(seats)
+        for seat in seats:
+            seat.rank = outcome.ranks[seat.seat]
+            seat.score = outcome.scores[seat.seat]
+            seat.forfeit_reason = outcome.forfeits.get(seat.seat, "")[:MAX_ERROR_CHARS]
+            stderr = outcome.stderr[seat.seat] if seat.seat < len(outcome.stderr) else ""
+            seat.stderr = (stderr or "")[:MAX_STDERR_CHARS]
+
+        if seats:
+            _rate(match, seats, outcome, cooperative)
+
+        match.save(
+            update_fields=[
+                "status",
+                "finished_at",
+                "record",
+                "result",
+                "decisions",
+                "duration_seconds",
+                "error",
+                "rated",
+            ]
+        )
+        MatchSeat.objects.bulk_update(
+            seats,
+            ["rank", "score", "forfeit_reason", "stderr", "rating_before", "rating_after"],
+        )
+        _try_finish_tournament(match.tournament_id)
+    return Recorded(match_id, True, Match.Status.FINISHED, stale_claim=stale)
+
+
+def record_failure(match_id: int, claim_token: uuid.UUID | str | None, error: str) -> Recorded:
+    """Mark a match failed (it could not be played at all); ratings do not move."""
+    with transaction.atomic():
+        match = Match.objects.select_for_update().get(pk=match_id)
+        if match.is_done():
+            return Recorded(match_id, False, match.status)
+        match.status = Match.Status.FAILED
+        match.error = error[:MAX_ERROR_CHARS]
+        match.finished_at = timezone.now()
+        match.save(update_fields=["status", "error", "finished_at"])
+        _try_finish_tournament(match.tournament_id)
+    return Recorded(match_id, True, Match.Status.FAILED)
+
+
+def finish_tournament_if_done(tournament_id: int | None) -> bool:
+    """Close a tournament whose matches are all done (e.g. after the reaper failed one)."""
+    with transaction.atomic():
+        return _try_finish_tournament(tournament_id)
+
+
+# ----- inside the transaction ----------------------------------------------------------------
+
+
+def _check_outcome(match: Match, seats: Sequence[MatchSeat], outcome: Outcome) -> None:
+    players = len(outcome.ranks)
+    if players != match.players or len(outcome.scores) != players:
+        raise ValueError(
+            f"match {match.pk} has {match.players} seats but the outcome has {players} ranks "
+            f"and {len(outcome.scores)} scores"
+        )
+    if seats and sorted(s.seat for s in seats) != list(range(players)):
+        raise ValueError(f"match {match.pk}: seat rows do not cover seats 0..{players - 1}")
+
+
+def _is_cooperative(game_name: str) -> bool:
+    return engine.get_game(game_name).cooperative
+
+
+def _result_summary(outcome: Outcome) -> dict[str, Any]:
+    summary = dict(outcome.result)
+    summary["ranks"] = list(outcome.ranks)
+    summary["scores"] = list(outcome.scores)
+    summary["forfeits"] = {str(seat): reason for seat, reason in sorted(outcome.forfeits.items())}
+    return summary
+
+
+def _lock_ratings(game: str, bot_ids: set[int]) -> dict[int, Rating]:
+    """The bots' Rating rows for this game, created if missing, locked in bot-id order."""
+    ordered = sorted(bot_ids)
+    existing = set(
+        Rating.objects.filter(game=game, bot_id__in=ordered).values_list("bot_id", flat=True)
+    )
+    missing = [bot_id for bot_id in ordered if bot_id not in existing]
+    if missing:
+        # ON CONFLICT DO NOTHING: a worker creating the same row at the same time waits for
+        # ours and then skips it, so the unique (bot, game) row is never duplicated.
+        Rating.objects.bulk_create(
+            [Rating(bot_id=bot_id, game=game) for bot_id in missing], ignore_conflicts=True
+        )
+    rows = Rating.objects.select_for_update().filter(game=game, bot_id__in=ordered)
+    return {row.bot_id: row for row in rows.order_by("bot_id")}
+
+
+def _lock_game_rating(game: str, players: int) -> GameRating:
+    GameRating.objects.bulk_create([GameRating(game=game, players=players)], ignore_conflicts=True)
+    return GameRating.objects.select_for_update().get(game=game, players=players)
+
+
+def _rate(match: Match, seats: Sequence[MatchSeat], outcome: Outcome, cooperative: bool) -> None:
+    ratings = _lock_ratings(match.game, {s.bot_id for s in seats})
+    before = {bot_id: row.rating for bot_id, row in ratings.items()}
+    seat_before = [before[s.bot_id] for s in seats]
+    delta = dict.fromkeys(before, 0.0)
+
+    if cooperative:
+        success = outcome.result.get("outcome") == "success"
+        seat_success = [success and s.seat not in outcome.forfeits for s in seats]
+        game_row = _lock_game_rating(match.game, match.players)
+        update = rate_cooperative(seat_before, game_row.rating, seat_success)
+        game_row.rating = update.game
+        game_row.games += 1
+        game_row.save(update_fields=["rating", "games", "updated_at"])
+        after = update.seats
+        team_score = outcome.result.get("team_score", outcome.scores[0])
+        for seat, won in zip(seats, seat_success, strict=True):
+            row = ratings[seat.bot_id]
+            row.games += 1
+            if won:
+                row.wins += 1
+                row.successes += 1
+            else:
+                row.losses += 1
+            if isinstance(team_score, int | float) and not isinstance(team_score, bool):
+                row.score_total += float(team_score)
+    else:
+        after = rate_ranked(seat_before, outcome.ranks, identities=[s.bot_id for s in seats])
+        for seat in seats:
+            row = ratings[seat.bot_id]
+            row.games += 1
+            kind = seat_outcome(outcome.ranks, seat.seat)
+            if kind == "win":
+                row.wins += 1
+            elif kind == "draw":
+                row.draws += 1
+            else:
+                row.losses += 1
+
+    for seat, old, new in zip(seats, seat_before, after, strict=True):
+        delta[seat.bot_id] += new - old
+    for bot_id, row in ratings.items():
+        row.rating = before[bot_id] + delta[bot_id]
+        row.save(
+            update_fields=[
+                "rating",
+                "games",
+                "wins",
+                "draws",
+                "losses",
+                "score_total",
+                "successes",
+                "updated_at",
+            ]
+        )
+    RatingChange.objects.bulk_create(
+        RatingChange(rating=row, match=match, before=before[bot_id], after=row.rating)
+        for bot_id, row in ratings.items()
+    )
+    for seat in seats:
+        seat.rating_before = before[seat.bot_id]
+        seat.rating_after = ratings[seat.bot_id].rating
+
+
+def _try_finish_tournament(tournament_id: int | None) -> bool:
+    if tournament_id is None:
+        return False
+    # Locking the tournament row serialises the last matches' transactions: the second
+    # one to get here sees the first one's match as finished and closes the tournament.
+    tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+    if tournament is None or tournament.status != Tournament.Status.RUNNING:
+        return False
+    return tournament.try_finish()

@@ -1,0 +1,46 @@
+"""The Celery app: `celery -A workers worker` (and `--beat` for the periodic jobs).
+
+Configuration comes from Django settings (the CELERY_* names in arena/settings.py).
+Matches are long tasks whose result is committed once by the task itself, so the
+app acknowledges a message only after the task ran (`acks_late`), takes one message
+at a time per process (prefetch 1), and gives a message back to the queue when the
+process running it dies (`reject_on_worker_lost`): a lost worker never loses a
+match, and a redelivered match is harmless because the task claims it first.
+"""
+
+from __future__ import annotations
+
+import os
+
+from celery import Celery
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arena.settings")
+
+# The tasks module is imported when the worker starts, after Celery's Django fix-up has
+# set Django up (it needs the models).
+app = Celery("workers", include=["workers.tasks"])
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.conf.update(
+    task_acks_late=True,
+    task_reject_on_worker_lost=True,
+    worker_prefetch_multiplier=1,
+    # Results live in the database (Match rows): no result backend to fill up.
+    task_ignore_result=True,
+    task_default_queue=os.environ.get("ARENA_QUEUE", "arena"),
+    # One line per task in the worker's log is enough; matches log their own summary.
+    worker_hijack_root_logger=False,
+    broker_connection_retry_on_startup=True,
+    # A worker process that ran many matches is recycled, so a slow leak in a game
+    # or in the referee never grows without bound.
+    worker_max_tasks_per_child=500,
+)
+app.conf.beat_schedule = {
+    "reap-stuck-matches": {
+        "task": "workers.tasks.reap_stuck_matches",
+        "schedule": 60.0,
+    },
+    "start-due-tournaments": {
+        "task": "workers.tasks.start_due_tournaments",
+        "schedule": 30.0,
+    },
+}
