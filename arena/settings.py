@@ -122,6 +122,10 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {
+        "MatchStatusEnum": "arena.models.matches.Match.Status",
+        "TournamentStatusEnum": "arena.models.tournaments.Tournament.Status",
+    },
 }
 
 # --- Celery (the app lives in workers/celery.py and reads the CELERY_* names) ---------------
@@ -154,6 +158,12 @@ MAX_BOT_BYTES = env_int("MAX_BOT_BYTES", 256 * 1024, minimum=1024)
 # How long a claimed match may stay `running` before the reaper may requeue it.
 ARENA_MATCH_DEADLINE_SECONDS = env_float("ARENA_MATCH_DEADLINE_SECONDS", 900.0, minimum=1.0)
 ARENA_MAX_ATTEMPTS = env_int("ARENA_MAX_ATTEMPTS", 3, minimum=1)
+# Files the load_demo command reads (read as files: arena does not import bots/).
+ARENA_REFERENCE_BOTS_DIR = Path(
+    env_str("ARENA_REFERENCE_BOTS_DIR", str(BASE_DIR / "bots" / "reference"))
+)
+# A round robin larger than this is refused at creation (it would flood the queue).
+ARENA_MAX_TOURNAMENT_MATCHES = env_int("ARENA_MAX_TOURNAMENT_MATCHES", 20000, minimum=1)
 
 LOGGING = {
     "version": 1,

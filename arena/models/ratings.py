@@ -71,3 +71,13 @@ class RatingChange(models.Model):
     @property
     def delta(self) -> float:
         return self.after - self.before
+
+
+class Leaderboard(Rating):
+    """Ratings shown as a per-game leaderboard (a proxy: same table, its own admin page)."""
+
+    class Meta:
+        proxy = True
+        ordering = ["game", "-rating"]
+        verbose_name = "leaderboard entry"
+        verbose_name_plural = "leaderboards"

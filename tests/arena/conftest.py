@@ -106,3 +106,25 @@ def other_author(other_user) -> APIClient:
 @pytest.fixture
 def anonymous(db) -> APIClient:
     return _client_for(None)
+
+
+@pytest.fixture
+def make_bot(db):
+    """make_bot(owner, name, game="duel", source=GOOD_BOT) -> Bot, through the upload service."""
+    from arena.services.bots import Upload, create_bot
+
+    def make(owner: User, name: str, game: str = "duel", source: bytes = GOOD_BOT):
+        return create_bot(owner, name, game, Upload("bot.py", source), smoke=False)
+
+    return make
+
+
+@pytest.fixture
+def run_on_commit(django_capture_on_commit_callbacks):
+    """Run on-commit callbacks (the enqueue) inside a test's rolled-back transaction."""
+
+    def run(function, *args, **kwargs):
+        with django_capture_on_commit_callbacks(execute=True):
+            return function(*args, **kwargs)
+
+    return run

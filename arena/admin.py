@@ -1,0 +1,217 @@
+"""The Django admin: leaderboards per game, bots with versions, tournaments, matches.
+
+Everything that changes state goes through model methods or services (start now), never
+through raw field edits of results or ratings, which are read-only here.
+"""
+
+from __future__ import annotations
+
+from django.contrib import admin, messages
+from django.db.models import Count, Q
+from django.urls import reverse
+from django.utils.html import format_html
+
+from arena.errors import ArenaError
+from arena.models import (
+    Bot,
+    BotVersion,
+    GameRating,
+    Leaderboard,
+    Match,
+    MatchSeat,
+    Rating,
+    RatingChange,
+    Tournament,
+)
+
+admin.site.site_header = "Moon Arena"
+admin.site.site_title = "Moon Arena admin"
+
+
+@admin.register(Leaderboard)
+class LeaderboardAdmin(admin.ModelAdmin):
+    list_display = ["bot", "owner", "game", "rating_shown", "games", "wins", "draws", "losses"]
+    list_filter = ["game", "bot__is_active"]
+    ordering = ["game", "-rating"]
+    search_fields = ["bot__name", "bot__owner__username"]
+    list_select_related = ["bot", "bot__owner"]
+
+    @admin.display(description="owner", ordering="bot__owner__username")
+    def owner(self, rating):
+        return rating.bot.owner.username
+
+    @admin.display(description="rating", ordering="rating")
+    def rating_shown(self, rating):
+        return f"{rating.rating:.1f}"
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Rating)
+class RatingAdmin(admin.ModelAdmin):
+    list_display = ["bot", "game", "rating", "games", "wins", "draws", "losses", "successes"]
+    list_filter = ["game"]
+    ordering = ["game", "-rating"]
+    readonly_fields = [f.name for f in Rating._meta.fields]
+
+    def has_add_permission(self, request):
+        return False
+
+
+@admin.register(GameRating)
+class GameRatingAdmin(admin.ModelAdmin):
+    list_display = ["game", "players", "rating", "games", "updated_at"]
+    list_filter = ["game"]
+    readonly_fields = [f.name for f in GameRating._meta.fields]
+
+    def has_add_permission(self, request):
+        return False
+
+
+@admin.register(RatingChange)
+class RatingChangeAdmin(admin.ModelAdmin):
+    list_display = ["rating", "match", "before", "after", "created_at"]
+    list_filter = ["rating__game"]
+    readonly_fields = ["rating", "match", "before", "after", "created_at"]
+
+    def has_add_permission(self, request):
+        return False
+
+
+class BotVersionInline(admin.TabularInline):
+    model = BotVersion
+    fields = ["number", "filename", "size", "sha256", "created_at"]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    ordering = ["-number"]
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Bot)
+class BotAdmin(admin.ModelAdmin):
+    list_display = ["name", "game", "owner", "is_active", "version_count", "created_at"]
+    list_filter = ["game", "is_active"]
+    search_fields = ["name", "owner__username"]
+    readonly_fields = ["created_at"]
+    inlines = [BotVersionInline]
+    actions = ["deactivate", "activate"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(n_versions=Count("versions"))
+
+    @admin.display(description="versions", ordering="n_versions")
+    def version_count(self, bot):
+        return bot.n_versions
+
+    @admin.action(description="Deactivate the selected bots")
+    def deactivate(self, request, queryset):
+        for bot in queryset:
+            bot.deactivate()
+
+    @admin.action(description="Activate the selected bots")
+    def activate(self, request, queryset):
+        for bot in queryset:
+            bot.activate()
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    list_display = ["name", "game", "status", "progress", "players_per_match", "start_at"]
+    list_filter = ["game", "status", "format"]
+    search_fields = ["name"]
+    filter_horizontal = ["bots"]
+    readonly_fields = ["status", "created_by", "created_at", "started_at", "finished_at"]
+    actions = ["start_now"]
+
+    def get_queryset(self, request):
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(
+                n_matches=Count("matches"),
+                n_done=Count(
+                    "matches",
+                    filter=Q(matches__status__in=[Match.Status.FINISHED, Match.Status.FAILED]),
+                ),
+            )
+        )
+
+    @admin.display(description="matches done")
+    def progress(self, tournament):
+        if tournament.status == Tournament.Status.SCHEDULED:
+            return f"0 / {tournament.planned_matches()} planned"
+        return f"{tournament.n_done} / {tournament.n_matches}"
+
+    def save_model(self, request, obj, form, change):
+        if not change:
+            obj.created_by = request.user
+        super().save_model(request, obj, form, change)
+
+    @admin.action(description="Start now")
+    def start_now(self, request, queryset):
+        for tournament in queryset:
+            try:
+                ids = tournament.start()
+            except ArenaError as exc:
+                self.message_user(request, f"{tournament}: {exc.message}", messages.ERROR)
+            else:
+                self.message_user(request, f"{tournament}: started {len(ids)} matches")
+
+
+class MatchSeatInline(admin.TabularInline):
+    model = MatchSeat
+    fields = [
+        "seat",
+        "bot",
+        "bot_version",
+        "rank",
+        "score",
+        "forfeit_reason",
+        "rating_before",
+        "rating_after",
+    ]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Match)
+class MatchAdmin(admin.ModelAdmin):
+    list_display = ["id", "game", "tournament", "status", "result_summary", "rated", "replay"]
+    list_filter = ["game", "status", "rated"]
+    search_fields = ["id", "seats__bot__name"]
+    inlines = [MatchSeatInline]
+    exclude = ["record"]
+    readonly_fields = [f.name for f in Match._meta.fields if f.name not in {"record"}] + ["replay"]
+    list_select_related = ["tournament"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).defer("record").prefetch_related("seats__bot")
+
+    def has_add_permission(self, request):
+        return False
+
+    @admin.display(description="result")
+    def result_summary(self, match):
+        seats = sorted(match.seats.all(), key=lambda s: (s.rank or 99, s.seat))
+        if not seats or seats[0].rank is None:
+            return "-"
+        return ", ".join(
+            f"{s.rank}. {s.bot.name}" + (" (forfeit)" if s.forfeit_reason else "") for s in seats
+        )
+
+    @admin.display(description="replay")
+    def replay(self, match):
+        if match.status != Match.Status.FINISHED:
+            return "-"
+        return format_html('<a href="{}">replay</a>', reverse("match-replay", args=[match.pk]))

@@ -1,0 +1,309 @@
+"""HTTP shapes of the API: what requests carry in and what responses show. No workflow here."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import User
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError as DjangoValidationError
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from arena.models import Bot, BotVersion, Match, MatchSeat, Rating, Tournament
+
+# --- accounts -------------------------------------------------------------------------------
+
+
+class UserCreateSerializer(serializers.ModelSerializer):
+    password = serializers.CharField(write_only=True, style={"input_type": "password"})
+
+    class Meta:
+        model = User
+        fields = ["id", "username", "password"]
+        read_only_fields = ["id"]
+
+    def validate(self, attrs):
+        try:
+            validate_password(attrs["password"], User(username=attrs["username"]))
+        except DjangoValidationError as exc:
+            raise serializers.ValidationError({"password": list(exc.messages)}) from None
+        return attrs
+
+    def create(self, validated_data):
+        return User.objects.create_user(**validated_data)
+
+
+class UserSerializer(serializers.ModelSerializer):
+    is_organiser = serializers.SerializerMethodField()
+
+    class Meta:
+        model = User
+        fields = ["id", "username", "is_organiser"]
+
+    def get_is_organiser(self, user) -> bool:
+        from arena.accounts import is_organiser
+
+        return is_organiser(user)
+
+
+# --- games ----------------------------------------------------------------------------------
+
+
+class GameSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    title = serializers.CharField()
+    rules_version = serializers.CharField()
+    min_players = serializers.IntegerField()
+    max_players = serializers.IntegerField()
+    cooperative = serializers.BooleanField()
+    options = serializers.DictField(help_text="option name: default value")
+
+
+# --- bots -----------------------------------------------------------------------------------
+
+
+class BotVersionSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = BotVersion
+        fields = ["number", "filename", "sha256", "size", "created_at"]
+
+
+class RatingSummarySerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Rating
+        fields = ["rating", "games", "wins", "draws", "losses"]
+
+
+class BotSerializer(serializers.ModelSerializer):
+    owner = serializers.CharField(source="owner.username", read_only=True)
+    version_count = serializers.IntegerField(read_only=True)
+    latest_version = serializers.SerializerMethodField()
+    rating = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Bot
+        fields = [
+            "id",
+            "name",
+            "owner",
+            "game",
+            "is_active",
+            "created_at",
+            "version_count",
+            "latest_version",
+            "rating",
+        ]
+
+    @extend_schema_field(BotVersionSerializer(allow_null=True))
+    def get_latest_version(self, bot):
+        versions = list(bot.versions.all())  # prefetched by the view, newest first
+        return BotVersionSerializer(versions[0]).data if versions else None
+
+    @extend_schema_field(RatingSummarySerializer(allow_null=True))
+    def get_rating(self, bot):
+        for rating in bot.ratings.all():
+            if rating.game == bot.game:
+                return RatingSummarySerializer(rating).data
+        return None
+
+
+class BotCreateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=64)
+    game = serializers.CharField(max_length=64)
+    file = serializers.FileField(help_text="a .py file defining act or Bot, or a .zip with bot.py")
+
+
+class BotUpdateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=64, required=False)
+    is_active = serializers.BooleanField(required=False)
+
+
+class VersionUploadSerializer(serializers.Serializer):
+    file = serializers.FileField(help_text="a .py file defining act or Bot, or a .zip with bot.py")
+
+
+# --- tournaments ----------------------------------------------------------------------------
+
+
+class TournamentCreateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=100)
+    game = serializers.CharField(max_length=64)
+    format = serializers.CharField(default=Tournament.Format.ROUND_ROBIN)
+    bots = serializers.ListField(child=serializers.IntegerField(min_value=1), allow_empty=True)
+    players_per_match = serializers.IntegerField()
+    games_per_pairing = serializers.IntegerField(default=1)
+    options = serializers.JSONField(required=False, default=dict)
+    limits = serializers.JSONField(required=False, default=dict)
+    start_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
+
+
+class StandingSerializer(serializers.Serializer):
+    position = serializers.IntegerField()
+    bot_id = serializers.IntegerField()
+    bot = serializers.CharField(allow_null=True)
+    owner = serializers.CharField(allow_null=True)
+    matches = serializers.IntegerField()
+    points = serializers.FloatField()
+    wins = serializers.IntegerField()
+    forfeits = serializers.IntegerField()
+    mean_rank = serializers.FloatField(allow_null=True)
+    successes = serializers.IntegerField(required=False)
+    mean_team_score = serializers.FloatField(required=False, allow_null=True)
+
+
+class TournamentSerializer(serializers.ModelSerializer):
+    created_by = serializers.CharField(source="created_by.username", read_only=True, default=None)
+    matches_total = serializers.SerializerMethodField()
+    matches_done = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "id",
+            "name",
+            "game",
+            "format",
+            "players_per_match",
+            "games_per_pairing",
+            "options",
+            "limits",
+            "start_at",
+            "status",
+            "created_by",
+            "created_at",
+            "started_at",
+            "finished_at",
+            "bots",
+            "matches_total",
+            "matches_done",
+        ]
+
+    def _progress(self, tournament) -> tuple[int, int]:
+        from arena.services.tournaments import progress
+
+        cached = getattr(tournament, "_progress_cache", None)
+        if cached is None:
+            cached = tournament._progress_cache = progress(tournament)
+        return cached
+
+    def get_matches_total(self, tournament) -> int:
+        return self._progress(tournament)[0]
+
+    def get_matches_done(self, tournament) -> int:
+        return self._progress(tournament)[1]
+
+
+class TournamentDetailSerializer(TournamentSerializer):
+    standings = serializers.SerializerMethodField()
+
+    class Meta(TournamentSerializer.Meta):
+        fields = TournamentSerializer.Meta.fields + ["standings"]
+
+    @extend_schema_field(StandingSerializer(many=True))
+    def get_standings(self, tournament):
+        from arena.services.tournaments import tournament_standings
+
+        return tournament_standings(tournament)
+
+
+# --- matches --------------------------------------------------------------------------------
+
+
+class SeatSerializer(serializers.ModelSerializer):
+    bot = serializers.CharField(source="bot.name", read_only=True)
+    version = serializers.IntegerField(source="bot_version.number", read_only=True)
+
+    class Meta:
+        model = MatchSeat
+        fields = ["seat", "bot_id", "bot", "version", "rank", "score", "forfeit_reason"]
+
+
+class SeatDetailSerializer(SeatSerializer):
+    owner = serializers.CharField(source="bot.owner.username", read_only=True)
+    stderr = serializers.SerializerMethodField(
+        help_text="what the bot wrote to stderr; shown to the bot's owner only, null otherwise"
+    )
+
+    class Meta(SeatSerializer.Meta):
+        fields = SeatSerializer.Meta.fields + ["owner", "rating_before", "rating_after", "stderr"]
+
+    def get_stderr(self, seat) -> str | None:
+        request = self.context.get("request")
+        user = getattr(request, "user", None)
+        return seat.stderr if seat.bot.is_owned_by(user) else None
+
+
+class MatchSerializer(serializers.ModelSerializer):
+    seats = SeatSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Match
+        fields = [
+            "id",
+            "tournament",
+            "game",
+            "rules_version",
+            "players",
+            "status",
+            "rated",
+            "seats",
+            "created_at",
+            "finished_at",
+        ]
+
+
+class MatchDetailSerializer(MatchSerializer):
+    seats = SeatDetailSerializer(many=True, read_only=True)
+
+    class Meta(MatchSerializer.Meta):
+        fields = MatchSerializer.Meta.fields + [
+            "options",
+            "limits",
+            "seed",
+            "attempts",
+            "decisions",
+            "duration_seconds",
+            "error",
+            "result",
+        ]
+
+
+class MatchFilterSerializer(serializers.Serializer):
+    tournament = serializers.IntegerField(required=False, min_value=1)
+    bot = serializers.IntegerField(required=False, min_value=1)
+    game = serializers.CharField(required=False)
+    status = serializers.ChoiceField(choices=Match.Status.values, required=False)
+
+
+# --- leaderboards ---------------------------------------------------------------------------
+
+
+class LeaderboardEntrySerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    bot = serializers.CharField()
+    bot_id = serializers.IntegerField()
+    owner = serializers.CharField()
+    rating = serializers.FloatField()
+    games = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    draws = serializers.IntegerField()
+    losses = serializers.IntegerField()
+    mean_team_score = serializers.FloatField(
+        required=False, allow_null=True, help_text="cooperative games only"
+    )
+    successes = serializers.IntegerField(required=False, help_text="cooperative games only")
+    success_rate = serializers.FloatField(
+        required=False, allow_null=True, help_text="cooperative games only"
+    )
+    success_rate_ci = serializers.ListField(
+        child=serializers.FloatField(),
+        required=False,
+        allow_null=True,
+        help_text="cooperative games only: 95% Wilson interval [low, high] of success_rate",
+    )
+
+
+class LeaderboardGameSerializer(serializers.Serializer):
+    game = serializers.CharField()
+    cooperative = serializers.BooleanField()
+    bots = serializers.IntegerField()
+    url = serializers.CharField()

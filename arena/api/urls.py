@@ -1,0 +1,21 @@
+"""Routes of the REST API (mounted at /api/)."""
+
+from django.urls import path
+from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.routers import DefaultRouter
+
+from arena.api import views
+
+router = DefaultRouter()
+router.register("games", views.GameViewSet, basename="game")
+router.register("bots", views.BotViewSet, basename="bot")
+router.register("tournaments", views.TournamentViewSet, basename="tournament")
+router.register("matches", views.MatchViewSet, basename="match")
+router.register("leaderboards", views.LeaderboardViewSet, basename="leaderboard")
+
+urlpatterns = [
+    path("users/", views.RegisterView.as_view(), name="user-register"),
+    path("users/me/", views.MeView.as_view(), name="user-me"),
+    path("token/", ObtainAuthToken.as_view(), name="token"),
+    *router.urls,
+]

@@ -1,0 +1,377 @@
+"""HTTP glue: who may call what, which rows a request sees, and which service does the work.
+
+Workflows and checks live in arena/services/; domain errors they raise become 4xx answers in
+arena/api/errors.py.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db.models import Count, Prefetch
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import generics, mixins, permissions, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.response import Response
+from rest_framework.reverse import reverse
+
+import engine
+from arena.api import serializers as s
+from arena.api.permissions import IsOrganiser
+from arena.errors import InvalidInput, InvalidUpload, NotFound
+from arena.models import Bot, BotVersion, Match, MatchSeat, Rating, Tournament
+from arena.services import bots as bot_service
+from arena.services import leaderboards as leaderboard_service
+from arena.services import tournaments as tournament_service
+
+# --- accounts -------------------------------------------------------------------------------
+
+
+@extend_schema(tags=["accounts"], summary="Register a bot author")
+class RegisterView(generics.CreateAPIView):
+    serializer_class = s.UserCreateSerializer
+    permission_classes = [permissions.AllowAny]
+    authentication_classes: list = []
+
+
+@extend_schema(tags=["accounts"], summary="The authenticated user")
+class MeView(generics.RetrieveAPIView):
+    serializer_class = s.UserSerializer
+    permission_classes = [permissions.IsAuthenticated]
+
+    def get_object(self):
+        return self.request.user
+
+
+# --- games ----------------------------------------------------------------------------------
+
+
+@extend_schema(tags=["games"])
+class GameViewSet(viewsets.ViewSet):
+    """The registered games. A newly registered engine game appears here with no change."""
+
+    permission_classes = [permissions.AllowAny]
+    lookup_field = "name"
+    lookup_value_regex = "[^/]+"
+
+    @extend_schema(responses=s.GameSerializer(many=True))
+    def list(self, request):
+        games = [engine.get_game(name).describe() for name in engine.game_names()]
+        return Response(s.GameSerializer(games, many=True).data)
+
+    @extend_schema(responses=s.GameSerializer)
+    def retrieve(self, request, name=None):
+        try:
+            game = engine.get_game(name)
+        except engine.UnknownGame as exc:
+            raise NotFound(str(exc)) from None
+        return Response(s.GameSerializer(game.describe()).data)
+
+
+# --- bots -----------------------------------------------------------------------------------
+
+
+def _read_upload(file) -> bot_service.Upload:
+    limit = settings.MAX_BOT_BYTES
+    if file.size is not None and file.size > limit:
+        raise InvalidUpload(
+            f"the file is {file.size} bytes; the limit is {limit} bytes", field="file"
+        )
+    return bot_service.Upload(filename=file.name or "bot.py", data=file.read(limit + 1))
+
+
+@extend_schema(tags=["bots"])
+class BotViewSet(
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.CreateModelMixin,
+    mixins.UpdateModelMixin,
+    viewsets.GenericViewSet,
+):
+    """Bots: everyone sees them; authors upload; only the owner changes one or reads its source."""
+
+    http_method_names = ["get", "post", "patch", "head", "options"]
+    parser_classes = [MultiPartParser, FormParser, JSONParser]
+
+    def get_queryset(self):
+        queryset = (
+            Bot.objects.select_related("owner")
+            .annotate(version_count=Count("versions", distinct=True))
+            .prefetch_related(
+                Prefetch(
+                    "versions", queryset=BotVersion.objects.defer("source").order_by("-number")
+                ),
+                "ratings",
+            )
+            .order_by("game", "name")
+        )
+        params = self.request.query_params
+        if params.get("game"):
+            queryset = queryset.filter(game=params["game"])
+        if params.get("owner"):
+            queryset = queryset.filter(owner__username=params["owner"])
+        if params.get("mine") in {"1", "true", "yes"} and self.request.user.is_authenticated:
+            queryset = queryset.filter(owner=self.request.user)
+        return queryset
+
+    def get_permissions(self):
+        if self.action in {"list", "retrieve", "versions"} and self.request.method in {
+            "GET",
+            "HEAD",
+            "OPTIONS",
+        }:
+            return [permissions.AllowAny()]
+        return [permissions.IsAuthenticated()]
+
+    def get_serializer_class(self):
+        return {
+            "create": s.BotCreateSerializer,
+            "partial_update": s.BotUpdateSerializer,
+        }.get(self.action, s.BotSerializer)
+
+    def _show(self, bot: Bot, code: int = status.HTTP_200_OK) -> Response:
+        fresh = self.get_queryset().get(pk=bot.pk)
+        return Response(s.BotSerializer(fresh, context=self.get_serializer_context()).data, code)
+
+    @extend_schema(
+        summary="Upload a new bot (multipart: name, game, file)",
+        request={"multipart/form-data": s.BotCreateSerializer},
+        responses={201: s.BotSerializer},
+    )
+    def create(self, request, *args, **kwargs):
+        form = s.BotCreateSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        bot = bot_service.create_bot(
+            request.user,
+            form.validated_data["name"],
+            form.validated_data["game"],
+            _read_upload(form.validated_data["file"]),
+        )
+        return self._show(bot, status.HTTP_201_CREATED)
+
+    @extend_schema(
+        summary="Rename, deactivate or reactivate a bot (owner only)",
+        request=s.BotUpdateSerializer,
+        responses=s.BotSerializer,
+    )
+    def partial_update(self, request, *args, **kwargs):
+        bot = self.get_object()
+        form = s.BotUpdateSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        bot_service.require_owner(bot, request.user, "change")
+        if "name" in form.validated_data:
+            bot_service.rename(bot, request.user, form.validated_data["name"])
+        if "is_active" in form.validated_data:
+            bot_service.set_active(bot, request.user, form.validated_data["is_active"])
+        return self._show(bot)
+
+    @extend_schema(exclude=True)
+    def update(self, request, *args, **kwargs):  # PUT is not offered; PATCH is
+        return self.partial_update(request, *args, **kwargs)
+
+    @extend_schema(
+        methods=["GET"], summary="A bot's versions", responses=s.BotVersionSerializer(many=True)
+    )
+    @extend_schema(
+        methods=["POST"],
+        summary="Upload a new version (owner only, multipart: file)",
+        request={"multipart/form-data": s.VersionUploadSerializer},
+        responses={201: s.BotVersionSerializer},
+    )
+    @action(detail=True, methods=["get", "post"])
+    def versions(self, request, pk=None):
+        bot = self.get_object()
+        if request.method == "GET":
+            versions = bot.versions.defer("source").order_by("number")
+            return Response(s.BotVersionSerializer(versions, many=True).data)
+        bot_service.require_owner(bot, request.user, "add a version to")
+        form = s.VersionUploadSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        version = bot_service.add_version(
+            bot, request.user, _read_upload(form.validated_data["file"])
+        )
+        return Response(s.BotVersionSerializer(version).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        summary="Download a version's file (owner only; latest unless ?version=N)",
+        parameters=[OpenApiParameter("version", int, required=False)],
+        responses={(200, "application/octet-stream"): OpenApiTypes.BINARY},
+    )
+    @action(detail=True, methods=["get"])
+    def source(self, request, pk=None):
+        bot = self.get_object()
+        bot_service.require_owner(bot, request.user, "download the source of")
+        number = request.query_params.get("version")
+        versions = bot.versions.all()
+        if number is None:
+            version = versions.order_by("-number").first()
+        else:
+            if not number.isdigit():
+                raise InvalidInput("version must be a version number", field="version")
+            version = versions.filter(number=int(number)).first()
+        if version is None:
+            raise NotFound(f"bot {bot.name!r} has no version {number}")
+        response = HttpResponse(bytes(version.source), content_type="application/octet-stream")
+        response["Content-Disposition"] = f'attachment; filename="{version.filename}"'
+        response["X-Content-SHA256"] = version.sha256
+        return response
+
+
+# --- tournaments ----------------------------------------------------------------------------
+
+
+@extend_schema(tags=["tournaments"])
+class TournamentViewSet(
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.CreateModelMixin,
+    viewsets.GenericViewSet,
+):
+    """Tournaments: everyone may browse; organisers create and start them."""
+
+    def get_queryset(self):
+        queryset = Tournament.objects.select_related("created_by").prefetch_related("bots")
+        params = self.request.query_params
+        if params.get("game"):
+            queryset = queryset.filter(game=params["game"])
+        if params.get("status"):
+            queryset = queryset.filter(status=params["status"])
+        return queryset.order_by("-id")
+
+    def get_permissions(self):
+        if self.action in {"create", "start"}:
+            return [IsOrganiser()]
+        return [permissions.AllowAny()]
+
+    def get_serializer_class(self):
+        if self.action == "create":
+            return s.TournamentCreateSerializer
+        if self.action == "retrieve":
+            return s.TournamentDetailSerializer
+        return s.TournamentSerializer
+
+    @extend_schema(
+        summary="Create a tournament (organisers); it starts now unless start_at is later",
+        request=s.TournamentCreateSerializer,
+        responses={201: s.TournamentDetailSerializer},
+    )
+    def create(self, request, *args, **kwargs):
+        form = s.TournamentCreateSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        tournament = tournament_service.create_tournament(request.user, **form.validated_data)
+        tournament = self.get_queryset().get(pk=tournament.pk)
+        data = s.TournamentDetailSerializer(tournament, context=self.get_serializer_context()).data
+        return Response(data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        summary="Start a scheduled tournament now (organisers)",
+        request=None,
+        responses=s.TournamentDetailSerializer,
+    )
+    @action(detail=True, methods=["post"])
+    def start(self, request, pk=None):
+        tournament = self.get_object()
+        tournament_service.start_now(tournament, request.user)
+        tournament = self.get_queryset().get(pk=tournament.pk)
+        return Response(
+            s.TournamentDetailSerializer(tournament, context=self.get_serializer_context()).data
+        )
+
+
+# --- matches --------------------------------------------------------------------------------
+
+
+@extend_schema(tags=["matches"])
+class MatchViewSet(viewsets.ReadOnlyModelViewSet):
+    permission_classes = [permissions.AllowAny]
+
+    def get_queryset(self):
+        seats = MatchSeat.objects.select_related("bot", "bot__owner", "bot_version").defer(
+            "bot_version__source"
+        )
+        queryset = Match.objects.prefetch_related(Prefetch("seats", queryset=seats))
+        if self.action == "list":
+            queryset = queryset.defer("record", "result")
+            filters = s.MatchFilterSerializer(data=self.request.query_params)
+            filters.is_valid(raise_exception=True)
+            wanted = filters.validated_data
+            if "tournament" in wanted:
+                queryset = queryset.filter(tournament_id=wanted["tournament"])
+            if "bot" in wanted:
+                queryset = queryset.filter(
+                    pk__in=MatchSeat.objects.filter(bot_id=wanted["bot"]).values("match_id")
+                )
+            if "game" in wanted:
+                queryset = queryset.filter(game=wanted["game"])
+            if "status" in wanted:
+                queryset = queryset.filter(status=wanted["status"])
+        return queryset.order_by("-id")
+
+    def get_serializer_class(self):
+        return s.MatchSerializer if self.action == "list" else s.MatchDetailSerializer
+
+    @extend_schema(parameters=[s.MatchFilterSerializer])
+    def list(self, request, *args, **kwargs):
+        return super().list(request, *args, **kwargs)
+
+    @extend_schema(
+        summary="The engine's replay record (seed, actions, result)",
+        responses=OpenApiTypes.OBJECT,
+    )
+    @action(detail=True, methods=["get"])
+    def replay(self, request, pk=None):
+        match = get_object_or_404(Match.objects.only("id", "status", "record"), pk=pk)
+        if match.record is None:
+            raise NotFound(f"match {match.pk} has no replay yet (it is {match.status})")
+        return Response(match.record)
+
+
+# --- leaderboards ---------------------------------------------------------------------------
+
+
+@extend_schema(tags=["leaderboards"])
+class LeaderboardViewSet(viewsets.GenericViewSet):
+    permission_classes = [permissions.AllowAny]
+    lookup_field = "game"
+    lookup_value_regex = "[^/]+"
+    queryset = Rating.objects.none()
+    serializer_class = s.LeaderboardEntrySerializer
+
+    @extend_schema(
+        summary="Every game's leaderboard link", responses=s.LeaderboardGameSerializer(many=True)
+    )
+    def list(self, request):
+        counts = dict(
+            Rating.objects.filter(bot__is_active=True)
+            .values_list("game")
+            .annotate(n=Count("id"))
+            .values_list("game", "n")
+        )
+        rows = [
+            {
+                "game": name,
+                "cooperative": engine.get_game(name).cooperative,
+                "bots": counts.get(name, 0),
+                "url": reverse("leaderboard-detail", args=[name], request=request),
+            }
+            for name in engine.game_names()
+        ]
+        return Response(s.LeaderboardGameSerializer(rows, many=True).data)
+
+    @extend_schema(
+        summary="A game's leaderboard, best first (paginated)",
+        operation_id="leaderboards_retrieve",
+        responses=s.LeaderboardEntrySerializer(many=True),
+    )
+    def retrieve(self, request, game=None):
+        spec = leaderboard_service.leaderboard_game(game)
+        page = self.paginate_queryset(leaderboard_service.leaderboard(spec.name))
+        first = self.paginator.page.start_index() if page else 1
+        rows = [
+            leaderboard_service.entry(rating, first + i, spec.cooperative)
+            for i, rating in enumerate(page or [])
+        ]
+        return self.get_paginated_response(rows)

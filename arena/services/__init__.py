@@ -1,0 +1,1 @@
+"""Multi-model workflows: uploads, tournaments, leaderboards, results."""

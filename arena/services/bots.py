@@ -1,0 +1,219 @@
+"""Accepting bot uploads: every check an upload must pass, then the bot or version rows.
+
+Checks, cheapest first: size limit, a .py file or a .zip holding bot.py, UTF-8, valid Python
+(`ast.parse` only: the web process never runs an author's code), a top-level `act` or `Bot`,
+and finally a short self-play smoke match run by `settings.ARENA_SMOKE_TEST` (in the sandbox,
+outside this process). Any failure raises InvalidUpload with the reason for the author.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import re
+import zipfile
+import zlib
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils.module_loading import import_string
+
+import engine
+from arena.errors import Conflict, InvalidInput, InvalidUpload, NotAllowed, Unavailable
+from arena.models import Bot, BotVersion, Rating
+
+NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}$")
+ZIP_ENTRY = "bot.py"
+# A zip may hold helper modules and data; their unpacked size is bounded too (zip bombs).
+ZIP_UNPACKED_FACTOR = 8
+
+
+@dataclass(frozen=True)
+class Upload:
+    """An uploaded file as the service sees it: its name and bytes."""
+
+    filename: str
+    data: bytes
+
+
+def check_name(name: object) -> str:
+    if not isinstance(name, str) or not NAME_RE.fullmatch(name.strip()):
+        raise InvalidInput(
+            "a bot name is 1-64 letters, digits, '_', '.' or '-', starting with a letter or digit",
+            field="name",
+        )
+    return name.strip()
+
+
+def check_game(game: object) -> str:
+    try:
+        return engine.get_game(game).name  # type: ignore[arg-type]
+    except engine.UnknownGame as exc:
+        raise InvalidInput(str(exc), field="game") from None
+
+
+def python_source(upload: Upload) -> str:
+    """The bot's main Python source from a .py or a .zip with bot.py, or InvalidUpload."""
+    limit = settings.MAX_BOT_BYTES
+    if not upload.data:
+        raise InvalidUpload("the uploaded file is empty", field="file")
+    if len(upload.data) > limit:
+        raise InvalidUpload(
+            f"the file is {len(upload.data)} bytes; the limit is {limit} bytes", field="file"
+        )
+    name = upload.filename.lower()
+    if name.endswith(".zip"):
+        raw = _bot_py_from_zip(upload.data, limit * ZIP_UNPACKED_FACTOR)
+    elif name.endswith(".py"):
+        raw = upload.data
+    else:
+        raise InvalidUpload(
+            f"upload a Python file (.py) or a zip with {ZIP_ENTRY}, not {upload.filename!r}",
+            field="file",
+        )
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InvalidUpload(
+            f"the bot is not UTF-8 text (bad byte at offset {exc.start})", field="file"
+        ) from None
+
+
+def _bot_py_from_zip(data: bytes, unpacked_limit: int) -> bytes:
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+        entries = archive.infolist()
+    except (zipfile.BadZipFile, ValueError, OSError):
+        raise InvalidUpload("the file is not a valid zip archive", field="file") from None
+    if sum(e.file_size for e in entries) > unpacked_limit:
+        raise InvalidUpload(f"the zip unpacks to more than {unpacked_limit} bytes", field="file")
+    for entry in entries:
+        if entry.filename.startswith("/") or ".." in entry.filename.split("/"):
+            raise InvalidUpload(f"unsafe path in the zip: {entry.filename!r}", field="file")
+    try:
+        with archive.open(ZIP_ENTRY) as handle:
+            # Read at most one byte past the limit: the sizes in a zip header can lie.
+            raw = handle.read(unpacked_limit + 1)
+    except KeyError:
+        raise InvalidUpload(f"the zip has no {ZIP_ENTRY} at its top level", field="file") from None
+    except (
+        zipfile.BadZipFile,
+        zlib.error,
+        RuntimeError,
+        OSError,
+        EOFError,
+        NotImplementedError,
+    ) as exc:
+        raise InvalidUpload(f"cannot read {ZIP_ENTRY} from the zip: {exc}", field="file") from None
+    if len(raw) > unpacked_limit:
+        raise InvalidUpload(f"the zip unpacks to more than {unpacked_limit} bytes", field="file")
+    return raw
+
+
+def check_defines_entry_point(source: str) -> None:
+    """Parse (never run) the source and require a top-level `act` or `Bot`."""
+    try:
+        tree = ast.parse(source, filename="bot.py")
+    except SyntaxError as exc:
+        raise InvalidUpload(
+            f"the bot is not valid Python: {exc.msg} (line {exc.lineno})", field="file"
+        ) from None
+    except (ValueError, RecursionError, MemoryError) as exc:
+        raise InvalidUpload(f"the bot is not valid Python: {exc}", field="file") from None
+    if not {"act", "Bot"} & _top_level_names(tree):
+        raise InvalidUpload(
+            "the bot must define a function act(observation, legal_actions) or a class Bot",
+            field="file",
+        )
+
+
+def _top_level_names(tree: ast.Module) -> set[str]:
+    names: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign):
+            names.update(t.id for t in node.targets if isinstance(t, ast.Name))
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            names.add(node.target.id)
+        elif isinstance(node, ast.ImportFrom | ast.Import):
+            names.update((a.asname or a.name).split(".")[0] for a in node.names)
+    return names
+
+
+def run_smoke_test(game: str, upload: Upload) -> None:
+    path = settings.ARENA_SMOKE_TEST
+    if not path:
+        return
+    try:
+        smoke_test = import_string(path)
+    except ImportError as exc:
+        raise Unavailable(f"the upload smoke test is not available ({path}: {exc})") from None
+    reason = smoke_test(game, upload.data, upload.filename)
+    if reason:
+        raise InvalidUpload(f"the bot failed its smoke match: {reason}", field="file")
+
+
+def check_upload(game: str, upload: Upload, *, smoke: bool = True) -> None:
+    """Every check an upload must pass before it is stored; raises InvalidUpload."""
+    check_defines_entry_point(python_source(upload))
+    if smoke:
+        run_smoke_test(game, upload)
+
+
+def create_bot(owner, name: object, game: object, upload: Upload, *, smoke: bool = True) -> Bot:
+    """Create a bot with its first version (and its rating row at the initial rating)."""
+    name = check_name(name)
+    game = check_game(game)
+    if Bot.objects.filter(game=game, name=name).exists():
+        raise Conflict(f"a {game} bot named {name!r} already exists", field="name")
+    check_upload(game, upload, smoke=smoke)
+    try:
+        with transaction.atomic():
+            bot = Bot.objects.create(owner=owner, name=name, game=game)
+            bot.add_version(upload.data, _clean_filename(upload.filename))
+            Rating.objects.get_or_create(bot=bot, game=game)
+    except IntegrityError:
+        # Two uploads with the same name raced past the check above.
+        raise Conflict(f"a {game} bot named {name!r} already exists", field="name") from None
+    return bot
+
+
+def add_version(bot: Bot, user, upload: Upload, *, smoke: bool = True) -> BotVersion:
+    require_owner(bot, user, "add a version to")
+    check_upload(bot.game, upload, smoke=smoke)
+    return bot.add_version(upload.data, _clean_filename(upload.filename))
+
+
+def rename(bot: Bot, user, name: object) -> Bot:
+    require_owner(bot, user, "rename")
+    name = check_name(name)
+    if Bot.objects.filter(game=bot.game, name=name).exclude(pk=bot.pk).exists():
+        raise Conflict(f"a {bot.game} bot named {name!r} already exists", field="name")
+    try:
+        with transaction.atomic():
+            bot.rename(name)
+    except IntegrityError:
+        raise Conflict(f"a {bot.game} bot named {name!r} already exists", field="name") from None
+    return bot
+
+
+def set_active(bot: Bot, user, active: bool) -> Bot:
+    require_owner(bot, user, "activate or deactivate")
+    if active:
+        bot.activate()
+    else:
+        bot.deactivate()
+    return bot
+
+
+def require_owner(bot: Bot, user, verb: str) -> None:
+    if not bot.is_owned_by(user):
+        raise NotAllowed(f"only the owner of bot {bot.name!r} may {verb} it")
+
+
+def _clean_filename(filename: str) -> str:
+    # Keep only the last path component: browsers and curl may send a full path.
+    base = filename.replace("\\", "/").rsplit("/", 1)[-1].strip()
+    return base[:255] or "bot.py"

@@ -1,0 +1,196 @@
+"""Tournament workflows: create (with every check), start now or when due, standings."""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+import engine
+from arena.accounts import is_organiser
+from arena.errors import ArenaError, InvalidInput, NotAllowed
+from arena.models import Bot, Match, Tournament
+from arena.tournaments.round_robin import count_matches
+from arena.tournaments.standings import MatchResult, SeatResult, standings
+
+log = logging.getLogger(__name__)
+
+MAX_GAMES_PER_PAIRING = 1000
+
+
+def create_tournament(
+    user,
+    *,
+    name: str,
+    game: str,
+    bots: list[int],
+    players_per_match: int,
+    games_per_pairing: int = 1,
+    format: str = Tournament.Format.ROUND_ROBIN,
+    options: dict[str, Any] | None = None,
+    limits: dict[str, Any] | None = None,
+    start_at: datetime | None = None,
+) -> Tournament:
+    """Check everything, store the tournament, and start it now unless start_at is later."""
+    if not is_organiser(user):
+        raise NotAllowed("only organisers may create tournaments")
+    try:
+        spec = engine.get_game(game)
+    except engine.UnknownGame as exc:
+        raise InvalidInput(str(exc), field="game") from None
+    if format not in Tournament.Format.values:
+        raise InvalidInput(
+            f"unknown format {format!r}; formats: {', '.join(Tournament.Format.values)}",
+            field="format",
+        )
+    try:
+        spec.check_players(players_per_match)
+    except engine.InvalidSetup as exc:
+        raise InvalidInput(str(exc), field="players_per_match") from None
+    if not 1 <= games_per_pairing <= MAX_GAMES_PER_PAIRING:
+        raise InvalidInput(
+            f"games_per_pairing must be 1-{MAX_GAMES_PER_PAIRING}", field="games_per_pairing"
+        )
+    try:
+        options = spec.check_options(options or {})
+    except engine.InvalidSetup as exc:
+        raise InvalidInput(str(exc), field="options") from None
+    limits = check_limits(limits)
+    chosen = _check_bots(bots, spec.name, players_per_match)
+    total = count_matches(len(chosen), players_per_match, games_per_pairing)
+    if total > settings.ARENA_MAX_TOURNAMENT_MATCHES:
+        raise InvalidInput(
+            f"this round robin would have {total} matches; the limit is "
+            f"{settings.ARENA_MAX_TOURNAMENT_MATCHES}",
+            field="bots",
+        )
+    with transaction.atomic():
+        tournament = Tournament.objects.create(
+            name=name,
+            game=spec.name,
+            format=format,
+            players_per_match=players_per_match,
+            games_per_pairing=games_per_pairing,
+            options=options,
+            limits=limits,
+            start_at=start_at,
+            created_by=user,
+        )
+        tournament.bots.set(chosen)
+        if start_at is None or start_at <= timezone.now():
+            tournament.start()
+    return tournament
+
+
+def check_limits(limits: Any) -> dict[str, float]:
+    """Limits are {name: positive number}; the worker checks names and ranges per match."""
+    if limits in (None, ""):
+        return {}
+    if not isinstance(limits, dict):
+        raise InvalidInput("limits must be an object of name: number", field="limits")
+    for key, value in limits.items():
+        if not isinstance(key, str) or not key.replace("_", "").isalnum():
+            raise InvalidInput(f"bad limit name {key!r}", field="limits")
+        if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+            raise InvalidInput(f"limit {key} must be a positive number", field="limits")
+    return dict(limits)
+
+
+def _check_bots(ids: list[int], game: str, players_per_match: int) -> list[Bot]:
+    if not isinstance(ids, list) or not all(type(i) is int for i in ids):
+        raise InvalidInput("bots must be a list of bot ids", field="bots")
+    if len(set(ids)) != len(ids):
+        raise InvalidInput("a bot is listed twice", field="bots")
+    found = {bot.pk: bot for bot in Bot.objects.filter(pk__in=ids)}
+    missing = [i for i in ids if i not in found]
+    if missing:
+        raise InvalidInput(f"no bot with id {missing[0]}", field="bots")
+    for bot in found.values():
+        if bot.game != game:
+            raise InvalidInput(f"bot {bot.name!r} plays {bot.game}, not {game}", field="bots")
+        if not bot.is_active:
+            raise InvalidInput(f"bot {bot.name!r} is deactivated", field="bots")
+    if len(ids) < players_per_match:
+        raise InvalidInput(
+            f"a round robin of {players_per_match}-player matches needs at least "
+            f"{players_per_match} bots, not {len(ids)}",
+            field="bots",
+        )
+    return [found[i] for i in ids]
+
+
+def start_now(tournament: Tournament, user) -> Tournament:
+    if not is_organiser(user):
+        raise NotAllowed("only organisers may start tournaments")
+    tournament.start()
+    return tournament
+
+
+def start_due_tournaments(now: datetime | None = None) -> list[int]:
+    """Start every scheduled tournament whose start_at has passed (run periodically).
+
+    A tournament that cannot start (its bots were deactivated since) stays scheduled and is
+    logged; one failure never blocks the others. Returns the ids that started.
+    """
+    now = now or timezone.now()
+    started = []
+    due = Tournament.objects.filter(status=Tournament.Status.SCHEDULED, start_at__lte=now)
+    for tournament in due.order_by("start_at", "id"):
+        try:
+            tournament.start()
+        except ArenaError as exc:
+            log.warning("tournament %s could not start: %s", tournament.pk, exc.message)
+            continue
+        started.append(tournament.pk)
+    return started
+
+
+def progress(tournament: Tournament) -> tuple[int, int]:
+    """(matches_total, matches_done); before the start the total is the planned count."""
+    if tournament.status == Tournament.Status.SCHEDULED:
+        return tournament.planned_matches(), 0
+    matches = Match.objects.filter(tournament=tournament)
+    done = matches.filter(status__in=[Match.Status.FINISHED, Match.Status.FAILED]).count()
+    return matches.count(), done
+
+
+def tournament_standings(tournament: Tournament) -> list[dict[str, Any]]:
+    """Standings over the tournament's finished matches, with bot names and owners."""
+    try:
+        cooperative = engine.get_game(tournament.game).cooperative
+    except engine.UnknownGame:
+        cooperative = False
+    finished = (
+        Match.objects.filter(tournament=tournament, status=Match.Status.FINISHED)
+        .prefetch_related("seats")
+        .order_by("id")
+    )
+    results = []
+    for match in finished:
+        seats = [
+            SeatResult(s.bot_id, s.rank, bool(s.forfeit_reason))
+            for s in match.seats.all()
+            if s.rank is not None
+        ]
+        if not seats:
+            continue
+        result = match.result or {}
+        team_score = result.get("team_score")
+        results.append(
+            MatchResult(
+                seats=seats,
+                outcome=result.get("outcome"),
+                team_score=team_score if isinstance(team_score, int | float) else None,
+            )
+        )
+    bots = {b.pk: b for b in tournament.bots.select_related("owner")}
+    rows = standings(results, list(bots), cooperative)
+    for row in rows:
+        bot = bots.get(row["bot_id"])
+        row["bot"] = bot.name if bot else None
+        row["owner"] = bot.owner.username if bot else None
+    return rows
