@@ -100,6 +100,7 @@ class MoonBotsState(State):
         self.agenda: list[tuple[Any, ...]] = []
         self.decision: tuple[Any, ...] | None = None
         self._assign_cache: list[Any] | None = None
+        self.last_roll: tuple[int, list[int]] | None = None
         self._begin_turn(0)
         self._settle()
 
@@ -557,6 +558,7 @@ class MoonBotsState(State):
             roll = self.rng.random
             self.dice = [1 + int(roll() * 6) for _ in range(rb.dice_count)]
             self.dice_used = [False] * len(self.dice)
+            self.last_roll = (self.active, self.dice[:])  # public, outlives the turn
             self.phase = PH_ASSIGN
             return
         if action[0] == "buy":

@@ -114,4 +114,7 @@ def observation_for(state: MoonBotsState, seat: int) -> dict[str, Any]:
         if last is None
         else {"attacker": last[0], "type": HIT_TYPES[last[1]], "targets": list(last[2])},
         "eliminated_robots": state.eliminated[:],
+        "last_roll": None
+        if state.last_roll is None
+        else {"robot": state.last_roll[0], "dice": state.last_roll[1][:]},
     }
