@@ -1,0 +1,157 @@
+"""The match task's logic, run in this process: claim, play, record, fail, release, reap.
+
+The same code runs inside real Celery workers in tests/workers/pipeline/.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from django.contrib.auth.models import User
+from django.utils import timezone
+
+from arena.models import Bot, Match, MatchSeat, Rating
+from workers import tasks
+
+pytestmark = pytest.mark.django_db
+
+REFERENCE = Path(__file__).resolve().parents[2] / "bots" / "reference"
+CRASHING_BOT = b"def act(observation, legal_actions):\n    raise RuntimeError('no idea')\n"
+
+
+@pytest.fixture(autouse=True)
+def plain_processes(settings):
+    # These tests are about the task's logic; the sandbox has its own tests.
+    settings.ARENA_BOT_ISOLATION = "process"
+
+
+@pytest.fixture
+def owner(db) -> User:
+    return User.objects.create_user("tess")
+
+
+def make_bot(owner: User, name: str, source: bytes) -> Bot:
+    bot = Bot.objects.create(owner=owner, name=name, game="moonrollers")
+    bot.add_version(source, "bot.py")
+    return bot
+
+
+def reference(name: str) -> bytes:
+    return (REFERENCE / name).read_bytes()
+
+
+def make_match(bots: list[Bot], **fields) -> Match:
+    match = Match.objects.create(
+        game="moonrollers", rules_version="moonrollers@1", players=len(bots), seed=11, **fields
+    )
+    for seat, bot in enumerate(bots):
+        MatchSeat.objects.create(match=match, seat=seat, bot=bot, bot_version=bot.latest_version())
+    return match
+
+
+def test_a_queued_match_is_played_recorded_and_rated(owner):
+    first = make_bot(owner, "first", reference("first_bot.py"))
+    rand = make_bot(owner, "random", reference("random_bot.py"))
+    match = make_match([first, rand])
+    assert tasks.execute_match(match.pk) == "recorded"
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED and match.rated and match.attempts == 1
+    assert match.decisions > 0 and match.record["actions"]
+    ranks = sorted(match.seats.values_list("rank", flat=True))
+    assert ranks in ([1, 2], [1, 1])
+    assert Rating.objects.filter(game="moonrollers").count() == 2
+    assert tasks.execute_match(match.pk) == "skipped (finished)"
+
+
+def test_a_crashing_bot_forfeits_and_the_match_still_finishes(owner):
+    good = make_bot(owner, "first", reference("first_bot.py"))
+    bad = make_bot(owner, "crasher", CRASHING_BOT)
+    match = make_match([bad, good])
+    assert tasks.execute_match(match.pk) == "recorded"
+    seat = match.seats.get(seat=0)
+    assert "no idea" in seat.forfeit_reason and seat.rank == 2
+    assert "RuntimeError" in seat.stderr
+    assert Rating.objects.get(bot=bad).rating < 1500
+
+
+def test_bad_limits_fail_the_match_with_the_reason(owner):
+    bots = [make_bot(owner, n, reference("random_bot.py")) for n in ("a", "b")]
+    match = make_match(bots, limits={"move_seconds": 999})
+    assert tasks.execute_match(match.pk) == "failed"
+    match.refresh_from_db()
+    assert match.status == Match.Status.FAILED and "move_seconds" in match.error
+    assert not Rating.objects.exists()
+
+
+class BrokenLauncher:
+    name = "broken"
+
+    def check(self) -> None:
+        pass
+
+    def launch(self, bot_path, limits):
+        raise OSError("fork failed: resource temporarily unavailable")
+
+
+def test_an_infrastructure_fault_gives_the_claim_back(owner, monkeypatch):
+    monkeypatch.setitem(tasks._launchers, "process", BrokenLauncher())
+    bots = [make_bot(owner, n, reference("random_bot.py")) for n in ("a", "b")]
+    match = make_match(bots)
+    with pytest.raises(tasks.InfrastructureFault):
+        tasks.execute_match(match.pk)
+    match.refresh_from_db()
+    assert match.status == Match.Status.QUEUED and match.claim_token is None
+    assert match.attempts == 1
+
+
+def test_the_last_allowed_attempt_fails_the_match(owner, monkeypatch, settings):
+    settings.ARENA_MAX_ATTEMPTS = 1
+    monkeypatch.setitem(tasks._launchers, "process", BrokenLauncher())
+    bots = [make_bot(owner, n, reference("random_bot.py")) for n in ("a", "b")]
+    match = make_match(bots)
+    with pytest.raises(tasks.InfrastructureFault):
+        tasks.execute_match(match.pk)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FAILED and "attempts" in match.error
+
+
+@pytest.fixture
+def sent(monkeypatch) -> list[int]:
+    ids: list[int] = []
+    monkeypatch.setattr(tasks, "enqueue_match", ids.append)
+    return ids
+
+
+def test_the_reaper_requeues_a_match_whose_worker_vanished(owner, sent):
+    bots = [make_bot(owner, n, reference("random_bot.py")) for n in ("a", "b")]
+    stuck = make_match(bots)
+    assert stuck.try_claim(deadline_seconds=60)
+    fresh = make_match(bots)
+    assert fresh.try_claim(deadline_seconds=600)
+    Match.objects.filter(pk=stuck.pk).update(deadline_at=timezone.now() - timedelta(seconds=1))
+    counts = tasks.reap_stuck_matches()
+    assert counts["requeued"] == 1 and sent == [stuck.pk]
+    assert Match.objects.get(pk=stuck.pk).status == Match.Status.QUEUED
+    assert Match.objects.get(pk=fresh.pk).status == Match.Status.RUNNING
+
+
+def test_the_reaper_fails_a_stuck_match_out_of_attempts(owner, sent, settings):
+    settings.ARENA_MAX_ATTEMPTS = 1
+    bots = [make_bot(owner, n, reference("random_bot.py")) for n in ("a", "b")]
+    match = make_match(bots)
+    assert match.try_claim(deadline_seconds=60)
+    Match.objects.filter(pk=match.pk).update(deadline_at=timezone.now() - timedelta(seconds=1))
+    assert tasks.reap_stuck_matches()["failed"] == 1 and sent == []
+    assert Match.objects.get(pk=match.pk).status == Match.Status.FAILED
+
+
+def test_the_reaper_resends_an_old_queued_match_once_per_period(owner, sent, settings):
+    bots = [make_bot(owner, n, reference("random_bot.py")) for n in ("a", "b")]
+    match = make_match(bots)
+    old = timezone.now() - timedelta(seconds=settings.ARENA_MATCH_DEADLINE_SECONDS + 5)
+    Match.objects.filter(pk=match.pk).update(created_at=old)
+    assert tasks.reap_stuck_matches()["resent"] == 1
+    assert tasks.reap_stuck_matches()["resent"] == 0
+    assert sent == [match.pk]

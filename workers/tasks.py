@@ -1,0 +1,251 @@
+"""Celery tasks: thin, idempotent, and given ids only.
+
+`run_match(match_id)` claims the match by a conditional update (a second delivery
+finds it taken and does nothing), writes each seat's bot version into a private
+temp dir, starts one process per seat through the launcher chosen in settings
+(the bubblewrap sandbox, or a plain process), lets the referee play the engine to
+the end and hands the outcome to `arena.services.results.record_result`, which
+commits the result and the ratings once.
+
+A bot that misbehaves is a match result (a forfeit), never a retry. Only
+infrastructure faults (database, broker, sandbox unavailable, processes that
+cannot be started) give the claim back and retry; a match that cannot be played
+at all (unknown game, bad options or limits, an engine error) is marked failed.
+`reap_stuck_matches` requeues matches whose worker vanished.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import tempfile
+import time
+import traceback
+import uuid
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.db import DatabaseError, close_old_connections
+from django.utils import timezone
+
+import engine
+from arena.models import Match, MatchSeat
+from arena.services.results import finish_tournament_if_done, record_failure, record_result
+from workers.celery import app
+from workers.launchers import Launcher, get_launcher
+from workers.limits import Limits, LimitsError
+from workers.players import ProcessPlayer
+from workers.referee import MatchOutcome, play_match
+
+log = logging.getLogger(__name__)
+
+MAX_RETRIES = 5
+REAP_BATCH = 500
+
+
+class InfrastructureFault(Exception):
+    """Something around the match broke (not a bot, not the match): try again later."""
+
+
+class Unplayable(Exception):
+    """The match itself cannot be played (bad set-up, limits, engine error): it fails."""
+
+
+# ----- the launcher, one per worker process -----------------------------------------------------
+
+_launchers: dict[str, Launcher] = {}
+
+
+def worker_launcher() -> Launcher:
+    """This process's launcher for the configured isolation, checked once.
+
+    The sandbox keeps per-process state (uid leases, child reaping), so each worker
+    process builds its own after the fork rather than inheriting one.
+    """
+    kind = settings.ARENA_BOT_ISOLATION
+    launcher = _launchers.get(kind)
+    if launcher is None:
+        try:
+            launcher = get_launcher(kind)
+            launcher.check()
+        except Exception as exc:
+            raise InfrastructureFault(f"the {kind} launcher cannot run bots: {exc}") from exc
+        _launchers[kind] = launcher
+    return launcher
+
+
+# ----- playing one claimed match -------------------------------------------------------------
+
+
+def _bot_file(folder: Path, seat: MatchSeat) -> Path:
+    version = seat.bot_version
+    name = "bot.zip" if version.is_zip() else "bot.py"
+    seat_dir = folder / f"seat{seat.seat}"
+    seat_dir.mkdir(mode=0o700)
+    path = seat_dir / name
+    path.write_bytes(bytes(version.source))
+    return path
+
+
+def _close_quietly(players: list[ProcessPlayer]) -> None:
+    for player in players:
+        with contextlib.suppress(Exception):
+            player.close()
+
+
+def play_claimed(match: Match) -> MatchOutcome:
+    """Play a match this worker has claimed; raise Unplayable or InfrastructureFault."""
+    seats = list(match.seats.select_related("bot_version").order_by("seat"))
+    if len(seats) != match.players:
+        raise Unplayable(f"the match has {len(seats)} seat rows for {match.players} players")
+    try:
+        limits = Limits.from_dict(match.limits)
+        # Checked before any bot starts, so a bad set-up never leaves processes behind.
+        engine.get_game(match.game).new_state(match.players, match.seed, match.options)
+    except (LimitsError, engine.UnknownGame, engine.InvalidSetup) as exc:
+        raise Unplayable(str(exc)) from exc
+    launcher = worker_launcher()
+    players: list[ProcessPlayer] = []
+    with tempfile.TemporaryDirectory(prefix=f"arena-match-{match.pk}-") as folder:
+        try:
+            for seat in seats:
+                path = _bot_file(Path(folder), seat)
+                try:
+                    process = launcher.launch(path, limits)
+                except Exception as exc:
+                    raise InfrastructureFault(f"could not start seat {seat.seat}: {exc}") from exc
+                players.append(ProcessPlayer(process, limits))
+            try:
+                return play_match(
+                    match.game, match.seed, players, match.options, limits.match_seconds
+                )
+            except Exception as exc:
+                raise Unplayable(
+                    f"the referee stopped: {type(exc).__name__}: {exc}\n"
+                    + "".join(traceback.format_exception(exc)[-3:])
+                ) from exc
+        finally:
+            # play_match closes its players; this covers a failure before or inside it.
+            _close_quietly(players)
+
+
+def _release(match_id: int, token: uuid.UUID | None) -> None:
+    """Give a claim back so the retry (or the reaper) can take the match again."""
+    Match.objects.filter(pk=match_id, status=Match.Status.RUNNING, claim_token=token).update(
+        status=Match.Status.QUEUED, claim_token=None, claimed_at=None, deadline_at=None
+    )
+
+
+def execute_match(match_id: int) -> str:
+    """Claim, play and record one match. Returns what happened, for logs and tests."""
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None:
+        return "missing"
+    if not match.try_claim():
+        return f"skipped ({match.status})"
+    token = match.claim_token
+    started = time.monotonic()
+    try:
+        outcome = play_claimed(match)
+    except Unplayable as exc:
+        record_failure(match_id, token, str(exc))
+        log.warning("match %s failed: %s", match_id, exc)
+        return "failed"
+    except InfrastructureFault:
+        _release_or_give_up(match, token)
+        raise
+    try:
+        done = record_result(match_id, token, outcome)
+    except DatabaseError:
+        _release_or_give_up(match, token)
+        raise
+    log.info(
+        "match %s %s in %.2fs (%d decisions, ranks %s%s)",
+        match_id,
+        "recorded" if done.recorded else "already done",
+        time.monotonic() - started,
+        outcome.decisions,
+        outcome.ranks,
+        f", forfeits {outcome.forfeits}" if outcome.forfeits else "",
+    )
+    return "recorded" if done.recorded else "duplicate"
+
+
+def _release_or_give_up(match: Match, token: uuid.UUID | None) -> None:
+    with contextlib.suppress(DatabaseError):
+        if match.attempts >= settings.ARENA_MAX_ATTEMPTS:
+            if match.try_fail(f"gave up after {match.attempts} attempts", claim_token=token):
+                finish_tournament_if_done(match.tournament_id)
+        else:
+            _release(match.pk, token)
+
+
+# ----- tasks ---------------------------------------------------------------------------------
+
+
+@app.task(bind=True, name="workers.tasks.run_match", max_retries=MAX_RETRIES)
+def run_match(self: Any, match_id: int) -> str:
+    try:
+        return execute_match(match_id)
+    except (InfrastructureFault, DatabaseError) as exc:
+        # A dropped database connection must not poison the next attempt.
+        close_old_connections()
+        log.warning("match %s: infrastructure fault, retrying: %s", match_id, exc)
+        raise self.retry(exc=exc, countdown=min(60, 2**self.request.retries)) from exc
+
+
+def enqueue_match(match_id: int) -> None:
+    """Put one match on the queue (called after the transaction that created it commits)."""
+    run_match.delay(match_id)
+
+
+@app.task(name="workers.tasks.reap_stuck_matches")
+def reap_stuck_matches() -> dict[str, int]:
+    """Requeue running matches past their deadline; fail those out of attempts.
+
+    It also re-sends queued matches whose message may have been lost (the broker was
+    down when they were enqueued): a queued match older than the claim deadline is
+    sent again at most once per deadline period, using `deadline_at` as the time of
+    the next re-send; a duplicate message costs one failed claim.
+    """
+    now = timezone.now()
+    counts = {"requeued": 0, "failed": 0, "resent": 0}
+    period = timedelta(seconds=settings.ARENA_MATCH_DEADLINE_SECONDS)
+    # Listed before requeueing, so a match requeued below is not also re-sent.
+    orphans = list(
+        Match.objects.filter(status=Match.Status.QUEUED, created_at__lt=now - period)
+        .exclude(deadline_at__gte=now)
+        .order_by("id")[:REAP_BATCH]
+    )
+    for match in Match.objects.stuck(now).order_by("id")[:REAP_BATCH]:
+        if match.attempts >= settings.ARENA_MAX_ATTEMPTS:
+            if match.try_fail(f"gave up after {match.attempts} attempts (worker lost)"):
+                finish_tournament_if_done(match.tournament_id)
+                counts["failed"] += 1
+        elif match.try_requeue(now):
+            enqueue_match(match.pk)
+            counts["requeued"] += 1
+    for match in orphans:
+        if match.attempts >= settings.ARENA_MAX_ATTEMPTS:
+            if match.try_fail(f"gave up after {match.attempts} attempts"):
+                finish_tournament_if_done(match.tournament_id)
+                counts["failed"] += 1
+            continue
+        marked = Match.objects.filter(pk=match.pk, status=Match.Status.QUEUED).update(
+            deadline_at=now + period
+        )
+        if marked:
+            enqueue_match(match.pk)
+            counts["resent"] += 1
+    if any(counts.values()):
+        log.info("reaper: %s", counts)
+    return counts
+
+
+@app.task(name="workers.tasks.start_due_tournaments")
+def start_due_tournaments() -> list[int]:
+    from arena.services.tournaments import start_due_tournaments as start_due
+
+    return start_due()
