@@ -14,6 +14,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, mixins, permissions, status, viewsets
 from rest_framework.decorators import action
+from rest_framework.pagination import PageNumberPagination
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
@@ -332,9 +333,15 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
 # --- leaderboards ---------------------------------------------------------------------------
 
 
+class LeaderboardPagination(PageNumberPagination):
+    page_size_query_param = "page_size"
+    max_page_size = 500
+
+
 @extend_schema(tags=["leaderboards"])
 class LeaderboardViewSet(viewsets.GenericViewSet):
     permission_classes = [permissions.AllowAny]
+    pagination_class = LeaderboardPagination
     lookup_field = "game"
     lookup_value_regex = "[^/]+"
     queryset = Rating.objects.none()
