@@ -179,7 +179,10 @@ def _load() -> tuple[Rules, tuple[Card, ...], dict[int, Ability]]:
     with DATA_FILE.open("rb") as handle:
         data = tomllib.load(handle)
     raw_rules = data["rules"]
-    rules = Rules(**{k: tuple(v) if isinstance(v, list) else v for k, v in raw_rules.items()})
+    fields: dict[str, Any] = {
+        k: tuple(v) if isinstance(v, list) else v for k, v in raw_rules.items()
+    }
+    rules = Rules(**fields)
     cards: list[Card] = []
     for raw in data["part"]:
         if raw["slot"] not in SLOTS:

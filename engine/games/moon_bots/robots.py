@@ -6,8 +6,12 @@ states are cloned by search bots and resampled by tests.
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.games.moon_bots.cards import (
+    BOARD,
     BOARDS,
+    CARDS,
     CATEGORY,
     KEY,
     PART,
@@ -37,6 +41,7 @@ class Robot:
         "protection",
         "secrets",
         "out_event",
+        "activators",
     )
 
     def __init__(self, owner: int, board: int, energy: int) -> None:
@@ -52,6 +57,10 @@ class Robot:
         self.protection = [0, 0]  # fist, missile protection
         self.secrets: list[int] = []  # card ids of held secret weapons
         self.out_event = -1  # elimination event number, -1 while alive
+        # (slot index, action name, dice needed, accepted values or value pairs) for
+        # every installed part and the board, in slot order: the assign step's table.
+        self.activators: list[tuple[int, str, int, tuple[Any, ...]]] = []
+        self._index_activators()
 
     def copy(self) -> Robot:
         new = Robot.__new__(Robot)
@@ -67,7 +76,16 @@ class Robot:
         new.protection = self.protection[:]
         new.secrets = self.secrets[:]
         new.out_event = self.out_event
+        new.activators = self.activators
         return new
+
+    def _index_activators(self) -> None:
+        table = []
+        for s, card in enumerate(self.parts):
+            if card >= 0:
+                table.append(_activator(s, SLOTS[s], CARDS[card].ability))
+        table.append(_activator(len(SLOTS), BOARD, BOARDS[self.board]))
+        self.activators = table  # replaced, never mutated: copies may share it
 
     @property
     def board_ability(self) -> Ability:
@@ -97,6 +115,7 @@ class Robot:
         category = CATEGORY[card]
         if category == PART:
             self.parts[SLOT_INDEX[card]] = card
+            self._index_activators()
         elif category == SECRET:
             self.secrets.append(card)
         else:
@@ -123,3 +142,10 @@ class Robot:
 
     def secret_kinds(self) -> list[str]:
         return sorted(KEY[c] for c in self.secrets)
+
+
+def _activator(s: int, name: str, ability: Ability | None) -> tuple[int, str, int, tuple[Any, ...]]:
+    assert ability is not None
+    if ability.condition.dice == 1:
+        return (s, name, 1, ability.condition.values)
+    return (s, name, 2, ability.pairs)

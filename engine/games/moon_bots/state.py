@@ -15,7 +15,7 @@ engine choices (E-moon_bots-N).
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, cast
 
 from engine.core.errors import InvalidSetup
 from engine.core.ranking import ranks_from_keys
@@ -24,12 +24,14 @@ from engine.games.moon_bots.cards import (
     BOARD,
     BOARDS,
     CARDS,
+    CATEGORY,
     IS_SECRET,
     KEY,
     PART,
     RULES,
     SLOT_INDEX,
     SLOTS,
+    Ability,
 )
 from engine.games.moon_bots.robots import Robot
 from engine.games.moon_bots.views import observation_for
@@ -43,7 +45,8 @@ A_ASK_START, A_ATTACK, A_HIT, A_ENERGY, A_ASK_PUMP = range(5)
 
 ACTIVATORS = SLOTS + (BOARD,)  # index 6 = the board's built-in ability
 ACTIVATOR_INDEX = {name: i for i, name in enumerate(ACTIVATORS)}
-ABILITY = tuple(c.ability for c in CARDS)
+# Read only for robot parts (None for other cards); typed for the hot path.
+ABILITY = tuple(cast(Ability, c.ability) for c in CARDS)
 COST_MARK = tuple(c.cost_mark for c in CARDS)
 COLUMNS = RULES.market_columns
 MARKET_SIZE = COLUMNS * len(RULES.row_costs)
@@ -101,6 +104,7 @@ class MoonBotsState(State):
         self.decision: tuple[Any, ...] | None = None
         self._assign_cache: list[Any] | None = None
         self.last_roll: tuple[int, list[int]] | None = None
+        self._compute_targets()
         self._begin_turn(0)
         self._settle()
 
@@ -124,6 +128,7 @@ class MoonBotsState(State):
             "dice",
             "dice_used",
             "parts_used",
+            "targets",
         ):
             setattr(new, name, getattr(self, name)[:])
         return new
@@ -134,7 +139,14 @@ class MoonBotsState(State):
         return ORDER_AFTER[len(self.robots)][r]
 
     def _targets(self, r: int) -> list[int]:
-        """Robots `r` may attack: [left, right] neighbours, or the one robot it faces."""
+        """Robots `r` may attack (cached; recomputed whenever a robot is eliminated)."""
+        return self.targets[r]
+
+    def _compute_targets(self) -> None:
+        self.targets = [self._find_targets(r) for r in range(len(self.robots))]
+
+    def _find_targets(self, r: int) -> list[int]:
+        """[left, right] neighbours, one neighbour, or the one robot it faces (2 players)."""
         robots = self.robots
         if not robots[r].alive:
             return []
@@ -157,11 +169,10 @@ class MoonBotsState(State):
 
     def _in_play(self, r: int) -> bool:
         """Alive and able to fight (2-player: not defeated nor deactivated)."""
-        return bool(self._targets(r))
+        return bool(self.targets[r])
 
     def _can_react(self, r: int) -> bool:
-        rb = self.robots[r]
-        return bool(rb.secrets) and rb.alive and self._in_play(r)
+        return bool(self.robots[r].secrets) and bool(self.targets[r])
 
     # ----- turn flow ----------------------------------------------------------------
 
@@ -296,6 +307,7 @@ class MoonBotsState(State):
     def _damage(self, losses: list[tuple[int, int]]) -> None:
         """Energy losses applied at once (one elimination event); checks the end."""
         self.event += 1
+        died = False
         for r, n in losses:
             rb = self.robots[r]
             if not rb.alive or n <= 0:
@@ -308,9 +320,11 @@ class MoonBotsState(State):
                 self.eliminated.append(r)
                 self.revealed.extend(sorted(rb.secrets, key=KEY.__getitem__))
                 rb.secrets = []
-        owners = {rb.owner for rb in self.robots if rb.alive}
-        if len(owners) <= 1:
-            self.over = True
+                died = True
+        if died:
+            self._compute_targets()
+            if len({rb.owner for rb in self.robots if rb.alive}) <= 1:
+                self.over = True
 
     # ----- weapons ----------------------------------------------------------------
 
@@ -375,7 +389,7 @@ class MoonBotsState(State):
 
     def _search_choices(self, rb: Robot) -> list[str]:
         return sorted(
-            KEY[c] for c in self.deck if ABILITY[c] is not None and rb.parts[SLOT_INDEX[c]] < 0
+            KEY[c] for c in self.deck if CATEGORY[c] == PART and rb.parts[SLOT_INDEX[c]] < 0
         )
 
     # ----- legal actions ----------------------------------------------------------
@@ -444,22 +458,15 @@ class MoonBotsState(State):
         rb = self.robots[self.active]
         moves: list[Any] = []
         parts_used = self.parts_used
-        for s, name in enumerate(ACTIVATORS):
+        for s, name, dice_needed, accepted in rb.activators:
             if parts_used[s]:
                 continue
-            if s < 6:
-                card = rb.parts[s]
-                if card < 0:
-                    continue
-                ability = ABILITY[card]
-            else:
-                ability = BOARDS[rb.board]
-            if ability.condition.dice == 1:
-                for v in ability.condition.values:
+            if dice_needed == 1:
+                for v in accepted:
                     if first[v] >= 0:
                         moves.append(["use", name, first[v]])
             else:
-                for a, b in ability.pairs:
+                for a, b in accepted:
                     i = first[a]
                     if i >= 0:
                         j = second[a] if a == b else first[b]

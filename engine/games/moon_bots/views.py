@@ -56,7 +56,7 @@ def _robot(state: MoonBotsState, index: int, seat: int) -> dict[str, Any]:
         "board": rb.board,
         "energy": rb.energy,
         "alive": rb.alive,
-        "targets": state._targets(index),
+        "targets": state._targets(index)[:],
         "board_ability": BOARDS[rb.board].describe(),
         "parts": {SLOTS[s]: (card_view(c) if c >= 0 else None) for s, c in enumerate(rb.parts)},
         "upgrades": [KEY[u] for u in rb.upgrades],

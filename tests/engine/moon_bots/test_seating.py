@@ -6,9 +6,7 @@ from tests.engine.moon_bots.support import at_assign, empty_market, energies, gi
 
 
 def _kill(state, robot):
-    state.robots[robot].energy = 0
-    state.robots[robot].alive = False
-    state.eliminated.append(robot)
+    state._damage([(robot, 99)])
 
 
 def test_four_players_attack_left_and_right_never_opposite():
