@@ -38,7 +38,8 @@ class MatchOutcome:
 def final_ranks(engine_ranks: Sequence[int], forfeited: set[int]) -> list[int]:
     """Forfeited seats share last place; the others keep their order from the engine."""
     keys = [
-        (0 if seat in forfeited else 1, -engine_ranks[seat]) for seat in range(len(engine_ranks))
+        (0, 0) if seat in forfeited else (1, -engine_ranks[seat])
+        for seat in range(len(engine_ranks))
     ]
     return ranks_from_keys(keys)
 

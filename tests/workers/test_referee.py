@@ -1,0 +1,129 @@
+"""The referee: matches to the end, forfeits for every kind of bot failure."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import engine
+from bots.reference import builtin_path
+from bots.sdk.runner import load_bot
+from workers.launchers import TrustedProcessLauncher
+from workers.limits import Limits, LimitsError
+from workers.players import InProcessPlayer, ProcessPlayer
+from workers.referee import fallback_action, final_ranks, play_match
+
+GAME = "moonrollers"
+RANDOM = builtin_path("random", GAME)
+
+
+def in_process(path: Path) -> InProcessPlayer:
+    return InProcessPlayer(load_bot(str(path)))
+
+
+def in_subprocess(path: Path, **limits) -> ProcessPlayer:
+    chosen = Limits(**{"move_seconds": 2.0, "time_bank_seconds": 0.0, **limits})
+    return ProcessPlayer(TrustedProcessLauncher().launch(path, chosen), chosen)
+
+
+def bot_file(tmp_path: Path, body: str, name: str = "bot.py") -> Path:
+    path = tmp_path / name
+    path.write_text(body)
+    return path
+
+
+def test_forfeited_seats_share_last_place_and_the_rest_keep_their_order():
+    assert final_ranks([1, 2, 3], {0}) == [3, 1, 2]
+    assert final_ranks([2, 1, 3, 4], {1, 3}) == [1, 3, 2, 3]
+    assert final_ranks([1, 1, 3], set()) == [1, 1, 3]
+
+
+def test_fallback_passes_when_it_can():
+    import random
+
+    assert fallback_action(["roll", "pass"], random.Random(1)) == "pass"
+    assert fallback_action(["a"], random.Random(1)) == "a"
+
+
+def test_in_process_match_finishes_and_its_record_replays():
+    outcome = play_match(GAME, 5, [in_process(RANDOM), in_process(RANDOM)])
+    assert sorted(outcome.ranks)[0] == 1
+    assert outcome.forfeits == {}
+    assert outcome.decisions > 0
+    replayed = engine.replay(json.loads(json.dumps(outcome.record)))
+    assert replayed.result() == outcome.result
+
+
+def test_process_match_gives_the_same_game_as_in_process():
+    first = play_match(GAME, 17, [in_process(RANDOM), in_process(RANDOM)])
+    second = play_match(GAME, 17, [in_subprocess(RANDOM), in_subprocess(RANDOM)])
+    assert second.forfeits == {}
+    assert first.record["actions"] == second.record["actions"]
+    assert first.ranks == second.ranks
+
+
+@pytest.mark.parametrize(
+    ("body", "reason"),
+    [
+        ("def act(o, legal):\n    return 'no-such-move'\n", "illegal action"),
+        ("def act(o, legal):\n    raise KeyError('lost')\n", "bot raised KeyError"),
+        ("import time\ndef act(o, legal):\n    time.sleep(30)\n", "timed out"),
+        (
+            "import sys\ndef act(o, legal):\n    sys.__stdout__.write('x' * 3_000_000)\n"
+            "    sys.__stdout__.flush()\n    return legal[0]\n",
+            "flooded its output",
+        ),
+        ("import os\ndef act(o, legal):\n    os._exit(3)\n", "exited with status 3"),
+        ("def act(o, legal):\n    return {1, 2}\n", "not JSON"),
+        ("import os, signal\ndef act(o, legal):\n    os.kill(os.getpid(), 9)\n", "SIGKILL"),
+    ],
+)
+def test_a_misbehaving_bot_forfeits_ranks_last_and_the_table_plays_on(tmp_path, body, reason):
+    bad = bot_file(tmp_path, body)
+    outcome = play_match(GAME, 3, [in_subprocess(bad, move_seconds=0.5), in_subprocess(RANDOM)])
+    assert set(outcome.forfeits) == {0}
+    assert reason in outcome.forfeits[0]
+    assert outcome.ranks == [2, 1]
+    assert outcome.record["forfeits"] == {"0": outcome.forfeits[0]}
+    engine.replay(outcome.record)
+
+
+def test_time_bank_absorbs_a_slow_move(tmp_path):
+    slow_once = bot_file(
+        tmp_path,
+        "import time\nslow = [True]\n"
+        "def act(o, legal):\n"
+        "    if slow:\n        slow.pop()\n        time.sleep(0.4)\n"
+        "    return legal[0]\n",
+    )
+    outcome = play_match(
+        GAME,
+        3,
+        [in_subprocess(slow_once, move_seconds=0.2, time_bank_seconds=1.0), in_process(RANDOM)],
+    )
+    assert outcome.forfeits == {}
+
+
+def test_a_bots_stderr_is_kept_for_its_author(tmp_path):
+    chatty = bot_file(
+        tmp_path,
+        "import sys\ndef act(o, legal):\n    print('hello from', o['seat'])\n    return legal[0]\n",
+    )
+    outcome = play_match(GAME, 3, [in_subprocess(chatty), in_process(RANDOM)])
+    assert "hello from 0" in outcome.stderr[0]
+    assert outcome.stderr[1] == ""
+
+
+def test_a_bot_that_fails_to_load_forfeits_at_start(tmp_path):
+    broken = bot_file(tmp_path, "def act(:\n")
+    outcome = play_match(GAME, 3, [in_subprocess(broken), in_process(RANDOM)])
+    assert "not valid Python" in outcome.forfeits[0]
+
+
+def test_limits_out_of_range_are_refused_with_the_name_and_range():
+    with pytest.raises(LimitsError, match="move_seconds"):
+        Limits(move_seconds=0)
+    with pytest.raises(LimitsError, match="unknown limit"):
+        Limits.from_dict({"memory": 5})
