@@ -1,0 +1,716 @@
+"""The bubblewrap sandbox: every untrusted bot runs here, one sandbox per bot per match.
+
+A bot process gets new user, PID, network, IPC, mount and UTS namespaces (no
+network interface but its own loopback), a read-only view of only the Python
+interpreter, `/usr`, the bot runner, the pure `engine` package and the bot's
+own file, a private size-limited `/tmp`, an empty environment, and a new
+session; it dies with its parent. Around that:
+
+* each live sandbox runs as its own unprivileged uid, leased with a lock file,
+  so `RLIMIT_NPROC` bounds that one bot and a cleanup can find all it started;
+* rlimits (address space, CPU time, processes, open files, file size) and, where
+  the host's cgroup tree is writable, a pids/memory/CPU cgroup per sandbox
+  (`workers/cgroups.py`);
+* a seccomp deny-list (`workers/seccomp_filter.py`) when pyseccomp is present;
+* the worker becomes a child subreaper and reaps what the sandboxes leave, so
+  nothing outlives a match, not even a zombie counted against the next bot.
+
+`BubblewrapLauncher.check()` raises one `SandboxUnavailable` with a clear
+message when any of this cannot work; call it once when a worker starts.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import errno
+import fcntl
+import os
+import pwd
+import re
+import resource
+import shutil
+import signal
+import stat
+import subprocess
+import sys
+import sysconfig
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from workers.cgroups import BotCgroup, CgroupManager
+from workers.launchers import PROJECT_ROOT, RUNNER
+from workers.limits import Limits, LimitsError
+
+ENGINE_DIR = PROJECT_ROOT / "engine"
+
+# Where things appear inside the sandbox.
+SANDBOX_RUNNER = "/arena/runner.py"
+SANDBOX_LIB = "/arena/lib"
+SANDBOX_BOT_DIR = "/arena/bot"
+
+UID_BASE = int(os.environ.get("ARENA_SANDBOX_UID_BASE", "61000"))
+UID_COUNT = int(os.environ.get("ARENA_SANDBOX_UIDS", "512"))
+UIDS_PER_SLOT = 16
+PYTHON_ENV = "ARENA_SANDBOX_PYTHON"
+
+PR_SET_CHILD_SUBREAPER = 36
+SAFE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}")
+# bwrap reports a command killed by signal N as exit status 128 + N.
+BWRAP_SIGNAL_BASE = 128
+
+
+class SandboxUnavailable(RuntimeError):
+    """The sandbox cannot work on this host; the message says what to do."""
+
+
+# ----- small OS helpers -------------------------------------------------------------
+
+
+def _world_readable(path: str, executable: bool = False) -> bool:
+    """Whether a uid with no special rights can reach and read `path`."""
+    try:
+        target = os.path.realpath(path)
+        mode = os.stat(target).st_mode
+        need = stat.S_IROTH | (stat.S_IXOTH if executable or stat.S_ISDIR(mode) else 0)
+        if mode & need != need:
+            return False
+        parent = os.path.dirname(target)
+        while parent and parent != "/":
+            if not os.stat(parent).st_mode & stat.S_IXOTH:
+                return False
+            parent = os.path.dirname(parent)
+    except OSError:
+        return False
+    return True
+
+
+def _proc_uid(pid: str) -> int | None:
+    try:
+        with open(f"/proc/{pid}/status", "rb") as handle:
+            for line in handle:
+                if line.startswith(b"Uid:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+def processes_of_uid(uid: int) -> list[int]:
+    """Every process (zombies included) whose real uid is `uid`, from a /proc scan."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and _proc_uid(entry) == uid:
+            found.append(int(entry))
+    return found
+
+
+def _children_of_self() -> list[int]:
+    children: list[int] = []
+    try:
+        for task in os.listdir("/proc/self/task"):
+            with (
+                contextlib.suppress(OSError, ValueError),
+                open(f"/proc/self/task/{task}/children") as handle,
+            ):
+                children.extend(int(p) for p in handle.read().split())
+    except OSError:
+        pass
+    return children
+
+
+def _become_subreaper() -> bool:
+    """Orphans of sandboxes come to this process (not a slow pid 1) to be reaped."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+# Popen pids of live sandboxes: their statuses belong to their Popen objects.
+_LIVE_PIDS: set[int] = set()
+_LIVE_LOCK = threading.Lock()
+
+
+# ----- uid leases -------------------------------------------------------------------
+
+
+class UidLease:
+    """One sandbox uid held by this process: an flock, so other workers skip it.
+
+    The lock file says "clean" when the last holder saw the uid's processes
+    all gone; otherwise (a crashed worker) the next holder searches /proc.
+    """
+
+    def __init__(self, uid: int, fd: int | None) -> None:
+        self.uid = uid
+        self._fd = fd
+
+    def was_clean(self) -> bool:
+        if self._fd is None:
+            return True
+        try:
+            return os.pread(self._fd, 16, 0) == b"clean"
+        except OSError:
+            return False
+
+    def mark(self, clean: bool) -> None:
+        if self._fd is not None:
+            with contextlib.suppress(OSError):
+                os.ftruncate(self._fd, 0)
+                if clean:
+                    os.pwrite(self._fd, b"clean", 0)
+
+    def release(self, clean: bool = False) -> None:
+        if self._fd is not None:
+            self.mark(clean)
+            with contextlib.suppress(OSError):
+                os.close(self._fd)
+            self._fd = None
+
+
+def _lock_dir() -> str:
+    for candidate in ("/run/arena-sandbox", os.path.join(tempfile.gettempdir(), "arena-sandbox")):
+        with contextlib.suppress(OSError):
+            os.makedirs(candidate, mode=0o700, exist_ok=True)
+            if os.access(candidate, os.W_OK):
+                return candidate
+    raise SandboxUnavailable("no writable directory for sandbox uid locks")
+
+
+# ----- the running sandbox ----------------------------------------------------------
+
+
+class SandboxedProcess(subprocess.Popen[bytes]):
+    """A bwrap process running one bot; cleans up its uid and cgroup when it ends."""
+
+    def __init__(
+        self,
+        args: list[str],
+        *,
+        lease: UidLease,
+        cgroup: BotCgroup | None,
+        limits: Limits,
+        **kwargs: Any,
+    ) -> None:
+        self.lease = lease
+        self.uid = lease.uid
+        self.cgroup = cgroup
+        self.limits = limits
+        self.death_cause: str | None = None
+        self._finished = False
+        self._bot_pid: int | None = None
+        super().__init__(args, **kwargs)
+        with _LIVE_LOCK:
+            _LIVE_PIDS.add(self.pid)
+
+    # Popen calls these; finishing is idempotent.
+    def poll(self) -> int | None:
+        code = super().poll()
+        if code is not None:
+            self._finish()
+        return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int:
+        super().wait(timeout)
+        self._finish()
+        return self.returncode
+
+    # ----- what the referee may ask ----------------------------------------------
+
+    def cpu_seconds(self) -> float | None:
+        """CPU time used by everything in this sandbox so far."""
+        if self.cgroup is not None:
+            used = self.cgroup.cpu_seconds()
+            if used is not None:
+                return used
+        pid = self._find_bot_pid()
+        if pid is None:
+            return None
+        try:
+            with open(f"/proc/{pid}/stat") as handle:
+                fields = handle.read().rpartition(")")[2].split()
+            ticks = sum(int(x) for x in fields[11:15])
+            return ticks / os.sysconf("SC_CLK_TCK")
+        except (OSError, ValueError, IndexError):
+            return None
+
+    def starved_seconds(self) -> float | None:
+        """Time the bot's threads were runnable but waiting for a CPU (a loaded host)."""
+        pid = self._find_bot_pid()
+        if pid is None:
+            return None
+        total = 0
+        try:
+            for task in os.listdir(f"/proc/{pid}/task"):
+                with (
+                    contextlib.suppress(OSError, ValueError, IndexError),
+                    open(f"/proc/{pid}/task/{task}/schedstat") as handle,
+                ):
+                    total += int(handle.read().split()[1])
+        except OSError:
+            return None
+        return total / 1e9
+
+    def _find_bot_pid(self) -> int | None:
+        """The host pid of the runner: bwrap -> its pid-1 reaper -> the runner."""
+        if self._bot_pid is not None:
+            return self._bot_pid
+        pid = self.pid
+        for _ in range(2):
+            try:
+                with open(f"/proc/{pid}/task/{pid}/children") as handle:
+                    children = handle.read().split()
+            except OSError:
+                return None
+            if not children:
+                return None
+            pid = int(children[0])
+        self._bot_pid = pid
+        return pid
+
+    # ----- the end ---------------------------------------------------------------
+
+    def _finish(self) -> None:
+        if self._finished:
+            return
+        self._finished = True
+        code = self.returncode
+        if code is not None and BWRAP_SIGNAL_BASE < code < BWRAP_SIGNAL_BASE + 65:
+            self.returncode = -(code - BWRAP_SIGNAL_BASE)
+        self.death_cause = self._cause_of_death()
+        with _LIVE_LOCK:
+            _LIVE_PIDS.discard(self.pid)
+        self.cleanup()
+
+    def _cause_of_death(self) -> str | None:
+        if self.cgroup is not None and self.cgroup.oom_killed():
+            return "out of memory: the sandbox passed its memory limit"
+        code = self.returncode or 0
+        if code == -signal.SIGXCPU:
+            return f"CPU time limit ({self.limits.cpu_seconds}s)"
+        if code == -signal.SIGXFSZ:
+            return f"file size limit ({self.limits.file_size_mb} MB)"
+        return None
+
+    def cleanup(self, timeout: float = 2.0) -> None:
+        """Kill whatever of this sandbox still runs, reap it, free the uid and cgroup."""
+        deadline = time.monotonic() + timeout
+        # bwrap leaves its pid-1 reaper behind as our child (we are a subreaper):
+        # it counts against the uid's process limit until it is reaped.
+        clean = _reap_uid_children(self.uid, deadline)
+        if self.cgroup is not None:
+            self.cgroup.kill_all()
+            clean = self.cgroup.remove(timeout=max(0.05, deadline - time.monotonic())) and clean
+        elif self.uid != os.getuid():
+            clean = _kill_uid(self.uid, deadline) and clean
+        self.lease.release(clean=clean)
+
+
+def _reap_uid_children(uid: int, deadline: float) -> bool:
+    """Kill and wait for our children that run as `uid`; True if none is left."""
+    while True:
+        pending = []
+        for pid in _children_of_self():
+            with _LIVE_LOCK:
+                if pid in _LIVE_PIDS:
+                    continue
+            if _proc_uid(str(pid)) != uid:
+                continue
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+            try:
+                done, _ = os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:
+                continue
+            if not done:
+                pending.append(pid)
+        if not pending:
+            return True
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.001)
+
+
+def _kill_uid(uid: int, deadline: float) -> bool:
+    """Without a cgroup: find the uid's processes in /proc, kill and reap them."""
+    while True:
+        left = processes_of_uid(uid)
+        for pid in left:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        _reap_uid_children(uid, time.monotonic())
+        if not left:
+            return True
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.002)
+
+
+# ----- the launcher -----------------------------------------------------------------
+
+
+class BubblewrapLauncher:
+    """Starts each bot in its own bubblewrap sandbox. One per worker process."""
+
+    name = "sandbox"
+
+    def __init__(
+        self,
+        slot: int = 0,
+        *,
+        uid_base: int = UID_BASE,
+        uid_count: int = UID_COUNT,
+        python: str | None = None,
+        use_cgroups: bool = True,
+        use_seccomp: bool = True,
+        bwrap: str | None = None,
+    ) -> None:
+        self.slot = slot
+        self.bwrap = bwrap or shutil.which("bwrap") or "/usr/bin/bwrap"
+        self.is_root = os.geteuid() == 0
+        self._python_choice = python or os.environ.get(PYTHON_ENV) or None
+        self._uids = self._candidate_uids(uid_base, uid_count)
+        self._lock_dir: str | None = None
+        self._cgroups = CgroupManager() if use_cgroups else None
+        self._seccomp: bytes | None = None
+        self.seccomp_note = "off"
+        if use_seccomp:
+            from workers.seccomp_filter import SeccompUnavailable, build_filter_bpf
+
+            try:
+                self._seccomp = build_filter_bpf()
+                self.seccomp_note = "deny-list"
+            except SeccompUnavailable as exc:
+                self.seccomp_note = f"off ({exc})"
+        self.subreaper = _become_subreaper() if self.is_root else False
+        self._static: list[str] | None = None
+        self._python: str | None = None
+        self._checked = False
+
+    # ----- set-up ----------------------------------------------------------------
+
+    def _candidate_uids(self, base: int, count: int) -> list[int]:
+        if not self.is_root:
+            return [os.getuid()]
+        uids = []
+        for uid in range(base, base + count):
+            try:
+                pwd.getpwuid(uid)
+            except KeyError:
+                uids.append(uid)  # nobody's uid: safe to kill everything it runs
+        start = (self.slot * UIDS_PER_SLOT) % max(len(uids), 1)
+        return uids[start:] + uids[:start]
+
+    def _choose_python(self) -> str:
+        """The interpreter for bots: the worker's own binary when the sandbox uid can read it."""
+        if self._python_choice:
+            path = os.path.realpath(self._python_choice)
+            if not _world_readable(path, executable=True):
+                raise SandboxUnavailable(f"{PYTHON_ENV}={path} is not readable by the sandbox uid")
+            return path
+        own = os.path.realpath(sys.executable)
+        if not self.is_root or _world_readable(own, executable=True):
+            return own
+        # A pyenv interpreter under /root cannot be reached by an unprivileged uid:
+        # use a system interpreter of the same minor version.
+        version = f"{sys.version_info.major}.{sys.version_info.minor}"
+        for candidate in (f"/usr/bin/python{version}", f"/usr/local/bin/python{version}"):
+            if os.path.exists(candidate) and _world_readable(candidate, executable=True):
+                return os.path.realpath(candidate)
+        raise SandboxUnavailable(
+            f"the interpreter {own} is not readable by an unprivileged uid and no "
+            f"/usr/bin/python{version} exists: install python{version} or set {PYTHON_ENV}"
+        )
+
+    def _static_args(self) -> list[str]:
+        """The part of the bwrap command line that is the same for every bot."""
+        if self._static is not None:
+            return self._static
+        python = self._python = self._choose_python()
+        args = [
+            "--unshare-all",
+            "--unshare-user",
+            "--disable-userns",
+            "--die-with-parent",
+            "--new-session",
+            "--clearenv",
+            "--setenv", "HOME", "/tmp",
+            "--setenv", "TMPDIR", "/tmp",
+            "--setenv", "LANG", "C.UTF-8",
+            "--setenv", "PATH", "/usr/bin:/bin",
+            "--hostname", "arena",
+            "--ro-bind", "/usr", "/usr",
+        ]  # fmt: skip
+        for name in ("lib", "lib64", "lib32", "bin", "sbin"):
+            host = f"/{name}"
+            if os.path.islink(host):
+                args += ["--symlink", os.readlink(host), host]
+            elif os.path.isdir(host):
+                args += ["--ro-bind", host, host]
+        prefix = _interpreter_prefix(python)
+        if prefix != "/usr" and not prefix.startswith("/usr/"):
+            args += ["--ro-bind", prefix, prefix]
+        # Only the standard library: hide third-party packages next to it.
+        for hidden in _package_dirs(python, prefix):
+            args += ["--tmpfs", hidden, "--remount-ro", hidden]
+        args += [
+            "--ro-bind", str(ENGINE_DIR), f"{SANDBOX_LIB}/engine",
+            "--ro-bind", str(RUNNER), SANDBOX_RUNNER,
+            "--proc", "/proc",
+            "--dev", "/dev",
+        ]  # fmt: skip
+        self._static = args
+        return args
+
+    def check(self, limits: Limits | dict[str, Any] | None = None) -> None:
+        """Raise one SandboxUnavailable saying what is wrong, or return if bots can run."""
+        if limits is not None and not isinstance(limits, Limits):
+            try:
+                Limits.from_dict(limits)
+            except LimitsError as exc:
+                raise SandboxUnavailable(f"bad sandbox limits: {exc}") from None
+        if self._checked:
+            return
+        if not os.path.exists(self.bwrap):
+            raise SandboxUnavailable(
+                "bubblewrap is not installed: apt-get install bubblewrap (the bwrap command)"
+            )
+        if not sys.platform.startswith("linux"):
+            raise SandboxUnavailable("the bot sandbox needs Linux (bubblewrap and namespaces)")
+        for path in (RUNNER, ENGINE_DIR):
+            if not path.exists():
+                raise SandboxUnavailable(f"{path} is missing")
+            if self.is_root and not _world_readable(str(path)):
+                raise SandboxUnavailable(
+                    f"{path} is not readable by an unprivileged uid (a parent folder is "
+                    "not world-searchable): the sandbox cannot show it to bots"
+                )
+        if not self._uids:
+            raise SandboxUnavailable("no free uid for sandboxes in the configured range")
+        self._static_args()
+        probe = self._probe()
+        if probe is not None:
+            raise SandboxUnavailable(probe)
+        self._checked = True
+
+    def _probe(self) -> str | None:
+        """Start a sandbox once, as a bot would be, and see that it is sealed."""
+        code = (
+            "import os,socket\n"
+            "assert os.getuid() != 0, 'runs as root'\n"
+            "try:\n"
+            "    socket.create_connection(('1.1.1.1', 53), timeout=0.2)\n"
+            "    print('network')\n"
+            "except OSError:\n"
+            "    pass\n"
+            "try:\n"
+            "    open('/probe', 'w')\n"
+            "    print('writable root')\n"
+            "except OSError:\n"
+            "    pass\n"
+            "print('ok')\n"
+        )
+        with tempfile.TemporaryDirectory(prefix="arena-probe-") as folder:
+            path = Path(folder) / "probe.py"
+            path.write_text("")
+            try:
+                process = self._start(path, Limits(), command=["-c", code])
+            except OSError as exc:
+                return f"cannot start bubblewrap ({self.bwrap}): {exc}"
+            try:
+                out, err = process.communicate(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+                return "the sandbox probe did not finish in 20 s"
+        text = out.decode(errors="replace").strip()
+        if text != "ok":
+            detail = (err.decode(errors="replace").strip() or text)[-500:]
+            return f"bubblewrap cannot create the sandbox's namespaces here: {detail}"
+        return None
+
+    def describe(self) -> dict[str, Any]:
+        """What protects bots on this host, for logs, `bench-sandbox` and the docs."""
+        self._static_args()
+        return {
+            "bwrap": self.bwrap,
+            "python": self._python,
+            "uids": f"{self._uids[0]}.. ({len(self._uids)})" if self.is_root else "own uid",
+            "cgroups": self._cgroups.describe() if self._cgroups else "off",
+            "seccomp": self.seccomp_note,
+            "subreaper": self.subreaper,
+        }
+
+    # ----- launching -------------------------------------------------------------
+
+    def launch(self, bot_path: Path, limits: Limits) -> subprocess.Popen[bytes]:
+        if not self._checked:
+            self.check()
+        return self._start(Path(bot_path), limits)
+
+    def _lease(self) -> UidLease:
+        if not self.is_root:
+            return UidLease(os.getuid(), None)
+        if self._lock_dir is None:
+            self._lock_dir = _lock_dir()
+        for uid in self._uids:
+            fd = os.open(f"{self._lock_dir}/uid-{uid}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError as exc:
+                os.close(fd)
+                if exc.errno in (errno.EWOULDBLOCK, errno.EACCES):
+                    continue
+                raise
+            lease = UidLease(uid, fd)
+            # A crashed worker may have left something behind under this uid.
+            if not lease.was_clean() and not _kill_uid(uid, time.monotonic() + 1.0):
+                lease.release()
+                continue
+            lease.mark(clean=False)
+            return lease
+        raise SandboxUnavailable(f"all {len(self._uids)} sandbox uids are busy")
+
+    def _start(
+        self, bot_path: Path, limits: Limits, command: list[str] | None = None
+    ) -> SandboxedProcess:
+        static = self._static_args()
+        name = bot_path.name if SAFE_NAME.fullmatch(bot_path.name) else "bot.py"
+        lease = self._lease()
+        cgroup = None
+        fds: list[int] = []
+        try:
+            processes = limits.max_processes + 2  # + bwrap and its pid-1 reaper
+            if self._cgroups is not None:
+                cgroup = self._cgroups.create(
+                    f"uid-{lease.uid}",
+                    processes,
+                    (limits.memory_mb + limits.tmp_mb) << 20,
+                )
+            bot_fd = os.open(bot_path, os.O_RDONLY | os.O_CLOEXEC)
+            fds.append(bot_fd)
+            options = list(static)
+            options += ["--size", str(limits.tmp_mb << 20), "--tmpfs", "/tmp"]
+            options += ["--ro-bind-data", str(bot_fd), f"{SANDBOX_BOT_DIR}/{name}"]
+            options += ["--remount-ro", "/", "--chdir", "/tmp"]
+            if self._seccomp is not None:
+                fds.append(_pipe_with(self._seccomp))
+                options += ["--seccomp", str(fds[-1])]
+            # Options travel through a pipe: the sandbox's /proc/1/cmdline then shows
+            # no host paths.
+            fds.append(_pipe_with(b"".join(o.encode() + b"\0" for o in options)))
+            args = [self.bwrap, "--args", str(fds[-1]), "--", self._python or sys.executable]
+            args += ["-I", "-S"]
+            if command is not None:
+                args += command
+            else:
+                args += [SANDBOX_RUNNER, "--lib", SANDBOX_LIB, f"{SANDBOX_BOT_DIR}/{name}"]
+            return SandboxedProcess(
+                args,
+                lease=lease,
+                cgroup=cgroup,
+                limits=limits,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                env={},
+                cwd="/",
+                start_new_session=True,
+                close_fds=True,
+                pass_fds=fds,
+                preexec_fn=_child_setup(
+                    lease.uid if self.is_root else None,
+                    limits,
+                    processes,
+                    cgroup.procs_files if cgroup else [],
+                ),
+            )
+        except BaseException:
+            if cgroup is not None:
+                cgroup.remove(timeout=0.2)
+            lease.release()
+            raise
+        finally:
+            for fd in fds:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+
+
+def _child_setup(uid: int | None, limits: Limits, processes: int, procs_files: list[str]):  # type: ignore[no-untyped-def]
+    """Runs in the forked child before bwrap starts: cgroups, rlimits, then drop to the uid."""
+    memory = limits.memory_mb << 20
+    size = limits.file_size_mb << 20
+    cpu = limits.cpu_seconds
+    # Not root: the bot shares this uid, so its process limit must leave room for ours.
+    own = 0 if uid is not None else _count_own_processes()
+
+    def setup() -> None:
+        pid = str(os.getpid()).encode()
+        for path in procs_files:
+            fd = os.open(path, os.O_WRONLY)
+            try:
+                os.write(fd, pid)
+            finally:
+                os.close(fd)
+        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+        resource.setrlimit(resource.RLIMIT_NOFILE, (limits.open_files, limits.open_files))
+        resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        if uid is not None:
+            resource.setrlimit(resource.RLIMIT_NPROC, (processes, processes))
+            os.setgroups([])
+            os.setresgid(uid, uid, uid)
+            os.setresuid(uid, uid, uid)
+        else:
+            resource.setrlimit(resource.RLIMIT_NPROC, (own + processes, own + processes))
+
+    return setup
+
+
+def _pipe_with(data: bytes) -> int:
+    """A pipe's read end holding `data` (small: it must fit the pipe buffer)."""
+    read_end, write_end = os.pipe()
+    try:
+        os.write(write_end, data)
+    finally:
+        os.close(write_end)
+    return read_end
+
+
+def _count_own_processes() -> int:
+    uid = os.getuid()
+    return sum(1 for entry in os.listdir("/proc") if entry.isdigit() and _proc_uid(entry) == uid)
+
+
+def _interpreter_prefix(python: str) -> str:
+    """The installation folder holding the interpreter (and its libpython)."""
+    if python == os.path.realpath(sys.executable):
+        return os.path.realpath(sys.base_prefix)
+    return os.path.dirname(os.path.dirname(python))
+
+
+def _package_dirs(python: str, prefix: str) -> list[str]:
+    version = f"python{sys.version_info.major}.{sys.version_info.minor}"
+    candidates = [
+        f"{prefix}/lib/{version}/site-packages",
+        f"{prefix}/lib/{version}/dist-packages",
+        f"{prefix}/local/lib/{version}/dist-packages",
+        f"/usr/local/lib/{version}/dist-packages",
+        f"/usr/local/lib/{version}/site-packages",
+        "/usr/lib/python3/dist-packages",
+    ]
+    if python == os.path.realpath(sys.executable):
+        candidates.append(sysconfig.get_paths()["purelib"])
+    seen = []
+    for path in candidates:
+        real = os.path.realpath(path)
+        under_sandbox = real.startswith("/usr/") or real.startswith(prefix + "/")
+        if os.path.isdir(real) and under_sandbox and real not in seen:
+            seen.append(real)
+    return seen
