@@ -96,14 +96,16 @@ class State:
         return self._legal_cache
 
     def apply(self, action: JSON) -> None:
-        if self._is_terminal():
+        legal = self._legal_cache
+        if legal is None:
+            legal = self.legal_actions()
+        if not legal:
             raise IllegalAction("the game is over: no action is legal")
-        legal = self.legal_actions()
         chosen = self._find_legal(legal, action)
         if chosen is None:
             raise IllegalAction(
                 f"{describe_action(action)} is not a legal action for seat {self._to_move()} "
-                f"({len(legal)} legal, e.g. {describe_action(legal[0]) if legal else 'none'})"
+                f"({len(legal)} legal, e.g. {describe_action(legal[0])})"
             )
         self._legal_cache = None
         # Store the engine's own copy so a caller mutating its value changes nothing.
@@ -117,7 +119,8 @@ class State:
         except (ValueError, TypeError):
             return None
         candidate = legal[index]
-        if same_json(candidate, action):
+        # The common in-process case hands back the engine's own object.
+        if candidate is action or same_json(candidate, action):
             return candidate
         for other in legal[index + 1 :]:
             if same_json(other, action):
