@@ -154,6 +154,8 @@ ARENA_BOT_ISOLATION = env_choice("ARENA_BOT_ISOLATION", "sandbox", ("sandbox", "
 ARENA_SMOKE_TEST = env_str("ARENA_SMOKE_TEST", "workers.smoke.smoke_test")
 # enqueue_match(match_id) puts one match on the queue; called on commit by tournament.start().
 ARENA_ENQUEUE_MATCH = env_str("ARENA_ENQUEUE_MATCH", "workers.tasks.enqueue_match")
+# check_limits(dict) raises ValueError with a readable message for limits a worker would refuse.
+ARENA_LIMITS_CHECK = env_str("ARENA_LIMITS_CHECK", "workers.limits.Limits.from_dict")
 MAX_BOT_BYTES = env_int("MAX_BOT_BYTES", 256 * 1024, minimum=1024)
 # How long a claimed match may stay `running` before the reaper may requeue it.
 ARENA_MATCH_DEADLINE_SECONDS = env_float("ARENA_MATCH_DEADLINE_SECONDS", 900.0, minimum=1.0)

@@ -9,8 +9,10 @@ from __future__ import annotations
 import hashlib
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models, transaction
 
+import engine
 from arena.errors import Conflict
 
 
@@ -31,6 +33,12 @@ class Bot(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.game})"
+
+    def clean(self) -> None:
+        try:
+            engine.get_game(self.game)
+        except engine.UnknownGame as exc:
+            raise ValidationError({"game": str(exc)}) from None
 
     def is_owned_by(self, user) -> bool:
         return user is not None and user.is_authenticated and user.pk == self.owner_id

@@ -12,6 +12,7 @@ import random
 from collections.abc import Callable
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models, transaction
 from django.utils import timezone
 from django.utils.module_loading import import_string
@@ -61,6 +62,28 @@ class Tournament(models.Model):
     def __str__(self) -> str:
         return f"{self.name} ({self.game})"
 
+    def clean(self) -> None:
+        """Form-level checks (the admin): a known game, a possible table, valid options."""
+        errors: dict[str, str] = {}
+        try:
+            game = engine.get_game(self.game)
+        except engine.UnknownGame as exc:
+            raise ValidationError({"game": str(exc)}) from None
+        try:
+            game.check_players(self.players_per_match)
+        except engine.InvalidSetup as exc:
+            errors["players_per_match"] = str(exc)
+        try:
+            self.options = game.check_options(self.options or {})
+        except engine.InvalidSetup as exc:
+            errors["options"] = str(exc)
+        if not isinstance(self.limits, dict):
+            errors["limits"] = "limits must be an object of name: number"
+        if self.games_per_pairing is not None and self.games_per_pairing < 1:
+            errors["games_per_pairing"] = "games_per_pairing must be at least 1"
+        if errors:
+            raise ValidationError(errors)
+
     def is_due(self, now=None) -> bool:
         return (
             self.status == self.Status.SCHEDULED
@@ -81,7 +104,10 @@ class Tournament(models.Model):
         Returns the new match ids.
         """
         enqueue = _load_enqueue()
-        game = engine.get_game(self.game)
+        try:
+            game = engine.get_game(self.game)
+        except engine.UnknownGame as exc:
+            raise InvalidInput(str(exc), field="game") from None
         with transaction.atomic():
             locked = Tournament.objects.select_for_update().get(pk=self.pk)
             if locked.status != self.Status.SCHEDULED:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import io
+import logging
 import re
 import zipfile
 import zlib
@@ -22,6 +23,8 @@ from django.utils.module_loading import import_string
 import engine
 from arena.errors import Conflict, InvalidInput, InvalidUpload, NotAllowed, Unavailable
 from arena.models import Bot, BotVersion, Rating
+
+log = logging.getLogger(__name__)
 
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}$")
 ZIP_ENTRY = "bot.py"
@@ -150,7 +153,14 @@ def run_smoke_test(game: str, upload: Upload) -> None:
         smoke_test = import_string(path)
     except ImportError as exc:
         raise Unavailable(f"the upload smoke test is not available ({path}: {exc})") from None
-    reason = smoke_test(game, upload.data, upload.filename)
+    try:
+        reason = smoke_test(game, upload.data, upload.filename)
+    except Exception as exc:
+        # The sandbox or the referee broke, not the author's bot: say so, as a 503.
+        log.exception("the smoke test of a %s upload could not run", game)
+        raise Unavailable(
+            f"the upload smoke test could not run ({type(exc).__name__}: {exc}); try again later"
+        ) from None
     if reason:
         raise InvalidUpload(f"the bot failed its smoke match: {reason}", field="file")
 

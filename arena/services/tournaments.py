@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime
+from importlib import import_module
 from typing import Any
 
 from django.conf import settings
@@ -87,7 +88,12 @@ def create_tournament(
 
 
 def check_limits(limits: Any) -> dict[str, float]:
-    """Limits are {name: positive number}; the worker checks names and ranges per match."""
+    """Limits are {name: positive number}, and must pass the workers' own check.
+
+    The workers' check (names and ranges) is loaded by its dotted path in
+    settings.ARENA_LIMITS_CHECK, so arena never imports workers; without it only the shape
+    is checked here and the worker refuses bad limits when the match runs.
+    """
     if limits in (None, ""):
         return {}
     if not isinstance(limits, dict):
@@ -97,7 +103,33 @@ def check_limits(limits: Any) -> dict[str, float]:
             raise InvalidInput(f"bad limit name {key!r}", field="limits")
         if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
             raise InvalidInput(f"limit {key} must be a positive number", field="limits")
+    worker_check = _load_optional(settings.ARENA_LIMITS_CHECK)
+    if worker_check is not None:
+        try:
+            worker_check(dict(limits))
+        except (ValueError, TypeError) as exc:
+            raise InvalidInput(str(exc), field="limits") from None
     return dict(limits)
+
+
+def _load_optional(path: str):
+    """Load `package.module.attr[.attr...]` (import_string takes one attribute only)."""
+    if not path:
+        return None
+    parts = path.split(".")
+    for cut in range(len(parts) - 1, 0, -1):
+        try:
+            found = import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        try:
+            for name in parts[cut:]:
+                found = getattr(found, name)
+        except AttributeError:
+            break
+        return found
+    log.warning("%s is not importable; limits are checked by shape only", path)
+    return None
 
 
 def _check_bots(ids: list[int], game: str, players_per_match: int) -> list[Bot]:

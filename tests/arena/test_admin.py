@@ -89,3 +89,29 @@ def test_finished_matches_link_to_their_replay(admin_client_logged_in, tournamen
 def test_authors_cannot_use_the_admin(client, author_user):
     client.force_login(author_user)
     assert client.get("/admin/arena/tournament/").status_code == 302
+
+
+def test_the_admin_form_refuses_a_tournament_it_could_not_play(
+    admin_client_logged_in, make_bot, author_user
+):
+    bot = make_bot(author_user, "a")
+    form = {
+        "name": "Bad",
+        "game": "duel",
+        "format": "round_robin",
+        "players_per_match": 9,
+        "games_per_pairing": 1,
+        "options": "{}",
+        "limits": "{}",
+        "bots": [bot.pk],
+    }
+    reply = admin_client_logged_in.post("/admin/arena/tournament/add/", form)
+    assert reply.status_code == 200 and "2-4 players" in reply.content.decode()
+    reply = admin_client_logged_in.post("/admin/arena/tournament/add/", {**form, "game": "chess"})
+    assert reply.status_code == 200 and "unknown game" in reply.content.decode()
+    assert not Tournament.objects.exists()
+    reply = admin_client_logged_in.post(
+        "/admin/arena/tournament/add/", {**form, "players_per_match": 2}
+    )
+    assert reply.status_code == 302
+    assert Tournament.objects.get().created_by.username == "root"

@@ -79,6 +79,16 @@ def test_bad_tournaments_get_a_clear_400(organiser, duel_bots, run_on_commit, ch
     assert not Tournament.objects.exists()
 
 
+def test_limits_a_worker_would_refuse_are_a_400(organiser, duel_bots, run_on_commit):
+    # arena.test_settings keeps the workers' own check (workers.limits) in place.
+    reply = post(organiser, body(duel_bots, limits={"move_seconds": 999}), run_on_commit)
+    assert reply.status_code == 400 and "move_seconds" in reply.json()["detail"]
+    reply = post(organiser, body(duel_bots, limits={"colour": 1}), run_on_commit)
+    assert reply.status_code == 400 and "unknown limit" in reply.json()["detail"]
+    reply = post(organiser, body(duel_bots, limits={"move_seconds": 2}), run_on_commit)
+    assert reply.status_code == 201 and reply.json()["limits"] == {"move_seconds": 2}
+
+
 def test_too_few_bots_is_a_400(organiser, duel_bots, run_on_commit):
     reply = post(organiser, body(duel_bots, players_per_match=4), run_on_commit)
     assert reply.status_code == 400 and "needs at least 4 bots" in reply.json()["detail"]
