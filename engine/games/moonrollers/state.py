@@ -299,7 +299,7 @@ class MoonrollersState(State):
         self._after_place(duplicate)
 
     def _after_place(self, duplicate: bool) -> None:
-        if duplicate and sum(self.hz[self.cur]):
+        if duplicate and sum(self.hz[self.cur]) > 0:
             self.phase = RETURN  # may return 1 hazard token, free
             return
         self._finish_hire()
