@@ -1,0 +1,476 @@
+"""Card effect ops: the vocabulary Crew cards (data/crew.json "ops") and Ship
+Part start effects are written in, plus shared choices (trash, substitute,
+Tractor Beam).
+
+Every op is `(name, seat, src, *args)` where `src` is the card that caused it.
+Part abilities used during a step live in `abilities.py`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from engine.games.moonrakers.abilities import ABILITY_DO, ABILITY_OPTIONS  # noqa: F401
+from engine.games.moonrakers.cards import ACTION, ADVANCED_KINDS, ADVANCED_OF, CREW, SAME_TYPE
+from engine.games.moonrakers.machine import auto, choice, resolves
+
+if TYPE_CHECKING:
+    from engine.games.moonrakers.state import PX, MoonrakersState
+
+PAT_OPTIONS = ("act", "draw", "block", "trash")
+
+
+def distinct(cards: list[str]) -> list[str]:
+    return sorted(set(cards))
+
+
+def play_free(st: MoonrakersState, seat: int, card: str) -> None:
+    """Play a card without spending an Action (Lee van Cribb, Zek Zarag)."""
+    from engine.games.moonrakers.execution import card_effect, play_crew
+
+    px = st.px[seat]
+    px.cards += 1
+    if card in CREW:
+        play_crew(st, seat, card, None)
+    else:
+        px.played.append(card)
+        if card != "M":
+            card_effect(st, seat, card)
+
+
+def io_crew_ability(st: MoonrakersState, seat: int, px: PX, crew: str) -> None:
+    """Once per contract: remove 1 IOsphere from an IO crew in play for its effect."""
+    px.used.add(crew)
+    st.io_spend(seat, crew, 1)
+    st.push_ops(seat, crew, CREW[crew].io_ability)
+
+
+# ----- simple automatic ops ------------------------------------------------------------------
+
+
+@auto("act")
+def _act(st: MoonrakersState, seat: int, src: str, amount: int) -> None:
+    st.px[seat].actions += amount
+
+
+@auto("draw")
+def _draw(st: MoonrakersState, seat: int, src: str, amount: int) -> None:
+    st.draw_cards(seat, amount)
+
+
+@auto("block")
+def _block(st: MoonrakersState, seat: int, src: str, amount: int) -> None:
+    st.block(seat, amount)
+
+
+@auto("req")
+def _req(st: MoonrakersState, seat: int, src: str, cat: str, amount: int) -> None:
+    st.reduce(seat, cat, amount)
+
+
+@auto("as")
+def _as(st: MoonrakersState, seat: int, src: str, kind: str) -> None:
+    from engine.games.moonrakers.execution import card_effect
+
+    card_effect(st, seat, kind)
+
+
+@auto("gain")
+def _gain(st: MoonrakersState, seat: int, src: str, card: str, dest: str) -> None:
+    st.gain(seat, card, dest)
+
+
+@auto("credits")
+def _credits(st: MoonrakersState, seat: int, src: str, amount: int) -> None:
+    st.credits[seat] += amount
+
+
+@auto("prestige")
+def _prestige(st: MoonrakersState, seat: int, src: str, amount: int) -> None:
+    st.prestige[seat] = max(0, st.prestige[seat] + amount)
+
+
+@auto("kary")
+def _kary(st: MoonrakersState, seat: int, src: str) -> None:
+    st.kary += 1
+
+
+@auto("trash_top")
+def _trash_top(st: MoonrakersState, seat: int, src: str) -> None:
+    card, _public = st._pop_draw(seat)
+    if card is not None:
+        st.trashed(seat, card)
+
+
+@auto("hazard_die")
+def _hazard_die(st: MoonrakersState, seat: int, src: str) -> None:
+    st.roll_die(seat)
+
+
+@auto("io_self")
+def _io_self(st: MoonrakersState, seat: int, src: str, amount: int) -> None:
+    if src in st.inplay[seat]:
+        st.io_add(seat, src, amount)
+        if st.io[seat].get(src, 0) <= 0:
+            # No IOsphere left in the supply: the crew cannot stay in play.
+            st.io[seat].pop(src, None)
+            st.inplay[seat].remove(src)
+            st.px[seat].played.append(src)
+
+
+@auto("kurt")
+def _kurt(st: MoonrakersState, seat: int, src: str) -> None:
+    if st.px[seat].basic_r >= 2:
+        st.draw_cards(seat, 2)
+
+
+@auto("oleg")
+def _oleg(st: MoonrakersState, seat: int, src: str) -> None:
+    for q in range(st.num_players):
+        if q not in st.participants:
+            st.draw_cards(q, 1)
+
+
+@auto("at0k")
+def _at0k(st: MoonrakersState, seat: int, src: str) -> None:
+    dice = st.px[seat].dice
+    if dice:
+        value = max(dice)  # E-moonrakers-10: the best die is chosen for you
+        dice.remove(value)
+        st.reduce(seat, "D", value)
+
+
+@auto("trash_self")
+def _trash_self(st: MoonrakersState, seat: int, src: str) -> None:
+    played = st.px[seat].played
+    if src in played:
+        played.remove(src)
+        st.trashed(seat, src)
+
+
+@auto("ryan")
+def _ryan(st: MoonrakersState, seat: int, src: str) -> None:
+    from engine.games.moonrakers.execution import card_effect
+
+    hand = st.hand[seat]
+    before = len(hand)
+    st.draw_cards(seat, 2)
+    drawn = [c for c in hand[before:] if c in ACTION and ACTION[c].cat == "D"]
+    if not drawn:
+        return
+    card = min(drawn, key=lambda c: (ACTION[c].req, c))  # E-moonrakers-10
+    st.hand_remove(seat, card)
+    px = st.px[seat]
+    px.played.append(card)
+    px.cards += 1
+    card_effect(st, seat, "D5")
+
+
+@auto("lee")
+def _lee(st: MoonrakersState, seat: int, src: str) -> None:
+    for _ in range(3):
+        card, _public = st._pop_draw(seat)
+        if card is None:
+            break
+        st.looking[seat].append(card)
+    st.push("lee_pick", seat, src)
+
+
+@choice("lee_pick")
+def _lee_options(st: MoonrakersState, op: tuple) -> list[Any]:
+    return [["play", c] for c in distinct(st.looking[op[1]])]
+
+
+@resolves("lee_pick")
+def _lee_pick(st: MoonrakersState, op: tuple, action: list) -> None:
+    seat = op[1]
+    looking = st.looking[seat]
+    looking.remove(action[1])
+    st.discard[seat].extend(looking)
+    looking.clear()
+    play_free(st, seat, action[1])
+
+
+# ----- choices ---------------------------------------------------------------------------------
+
+
+@choice("choose")
+def _choose_options(st: MoonrakersState, op: tuple) -> list[Any]:
+    return [["opt", label] for label in op[3]]
+
+
+@resolves("choose")
+def _choose(st: MoonrakersState, op: tuple, action: list) -> None:
+    st.push_ops(op[1], op[2], op[3][action[1]])
+
+
+@choice("trash")
+def _trash_options(st: MoonrakersState, op: tuple) -> list[Any]:
+    hand = st.hand[op[1]]
+    if not hand:
+        return []
+    opts: list[Any] = [["trash", c] for c in distinct(hand)]
+    if op[3] == "may":
+        opts.insert(0, "none")
+    return opts
+
+
+@resolves("trash")
+def _trash(st: MoonrakersState, op: tuple, action: Any) -> None:
+    if action != "none":
+        st.trash_from_hand(op[1], action[1])
+
+
+@choice("req_any")
+def _req_any_options(st: MoonrakersState, op: tuple) -> list[Any]:
+    return [["req", t] for t in st.open_types()]
+
+
+@resolves("req_any")
+def _req_any(st: MoonrakersState, op: tuple, action: list) -> None:
+    st.reduce(op[1], action[1], op[3])
+
+
+@choice("give_self")
+def _give_options(st: MoonrakersState, op: tuple) -> list[Any]:
+    seat = op[1]
+    if op[2] not in st.px[seat].played:
+        return []
+    return [["give", q] for q in range(st.num_players) if q != seat]
+
+
+@resolves("give_self")
+def _give_self(st: MoonrakersState, op: tuple, action: list) -> None:
+    st.px[op[1]].played.remove(op[2])
+    st.discard[action[1]].append(op[2])
+
+
+@choice("b3ar")
+def _b3ar_options(st: MoonrakersState, op: tuple) -> list[Any]:
+    seat, src = op[1], op[2]
+    found = [c for c in st.px[seat].played if c in CREW and c != src]
+    found.extend(c for c in st.discard[seat] if c in CREW)
+    return [["return", c] for c in distinct(found)]
+
+
+@resolves("b3ar")
+def _b3ar(st: MoonrakersState, op: tuple, action: list) -> None:
+    seat, card = op[1], action[1]
+    played = st.px[seat].played
+    if card in played:
+        played.remove(card)
+    else:
+        st.discard[seat].remove(card)
+    st.to_hand(seat, card)
+
+
+@choice("myla")
+def _myla_options(st: MoonrakersState, op: tuple) -> list[Any]:
+    opts: list[Any] = ["done"]
+    opts.extend(["discard", c] for c in distinct(st.hand[op[1]]))
+    return opts
+
+
+@resolves("myla")
+def _myla(st: MoonrakersState, op: tuple, action: Any) -> None:
+    seat, src, count = op[1], op[2], op[3] if len(op) > 3 else 0
+    if action == "done":
+        st.draw_cards(seat, count)
+        return
+    st.discard_from_hand(seat, action[1])
+    st.push("myla", seat, src, count + 1)
+
+
+@choice("reroll_any")
+def _reroll_options(st: MoonrakersState, op: tuple) -> list[Any]:
+    mask = op[3] if len(op) > 3 else 0
+    dice = st.px[op[1]].dice
+    values = sorted({v for i, v in enumerate(dice) if v > 0 and not mask >> i & 1})
+    if not values:
+        return []
+    return ["done", *(["reroll", v] for v in values)]
+
+
+@resolves("reroll_any")
+def _reroll_any(st: MoonrakersState, op: tuple, action: Any) -> None:
+    if action == "done":
+        return
+    seat, src = op[1], op[2]
+    mask = op[3] if len(op) > 3 else 0
+    dice = st.px[seat].dice
+    index = next(i for i, v in enumerate(dice) if v == action[1] and not mask >> i & 1)
+    dice.pop(index)
+    st.roll_die(seat)
+    # The re-rolled die now sits last; shift the mask of the dice after it.
+    low = mask & ((1 << index) - 1)
+    high = (mask >> (index + 1)) << index
+    st.push("reroll_any", seat, src, low | high | (1 << (len(dice) - 1)))
+
+
+@choice("zek")
+def _zek_options(st: MoonrakersState, op: tuple) -> list[Any]:
+    return [["take", c] for c in distinct(st.draw[op[1]])]
+
+
+@resolves("zek")
+def _zek(st: MoonrakersState, op: tuple, action: list) -> None:
+    seat = op[1]
+    pile = st.draw[seat]
+    pile.remove(action[1])
+    st.rng.shuffle(pile)
+    st.top_known[seat] = 0
+    st.top_public[seat] = 0
+    play_free(st, seat, action[1])
+
+
+@choice("discard_n")
+def _discard_n_options(st: MoonrakersState, op: tuple) -> list[Any]:
+    return [["discard", c] for c in distinct(st.hand[op[1]])]
+
+
+@resolves("discard_n")
+def _discard_n(st: MoonrakersState, op: tuple, action: list) -> None:
+    seat, src, left = op[1], op[2], op[3]
+    st.discard_from_hand(seat, action[1])
+    if left > 1:
+        st.push("discard_n", seat, src, left - 1)
+
+
+@choice("domi")
+def _domi_options(st: MoonrakersState, op: tuple) -> list[Any]:
+    from engine.games.moonrakers.cards import PARTS
+
+    seat = op[1]
+    free = st.io_free()
+    opts: list[Any] = []
+    for part in st.parts[seat]:
+        if PARTS[part].io:
+            if free > 0:
+                opts.append(["io", part, 1])
+            if st.io[seat].get(part, 0) > 0:
+                opts.append(["io", part, -1])
+    return opts
+
+
+@resolves("domi")
+def _domi(st: MoonrakersState, op: tuple, action: list) -> None:
+    seat, part, delta = op[1], action[1], action[2]
+    if delta > 0:
+        st.io_add(seat, part, 1)
+    else:
+        st.io[seat][part] -= 1
+
+
+@choice("hakun")
+def _hakun_options(st: MoonrakersState, op: tuple) -> list[Any]:
+    cheap = [c for c in st.armory_crew if c is not None and CREW[c].cost <= 2]
+    if not cheap:
+        return []
+    return ["none", *(["take", c] for c in sorted(cheap))]
+
+
+@resolves("hakun")
+def _hakun(st: MoonrakersState, op: tuple, action: Any) -> None:
+    if action == "none":
+        return
+    from engine.games.moonrakers.buying import take_from_armory
+
+    take_from_armory(st, action[1])
+    st.discard[op[1]].append(action[1])
+
+
+@choice("letyba")
+def _letyba_options(st: MoonrakersState, op: tuple) -> list[Any]:
+    opts: list[Any] = []
+    for card in distinct(st.hand[op[1]]):
+        kind = ACTION.get(card)
+        if kind is None or not kind.basic or kind.cat == "M":
+            continue
+        targets = [k for k in ADVANCED_OF[kind.cat] if st.adv is not None and st.adv[k] > 0]
+        if not targets:
+            # Overload substitution: any other card of the same type.
+            targets = [k for k in SAME_TYPE[kind.cat] if k != card and k not in ADVANCED_KINDS]
+        opts.extend(["letyba", card, t] for t in targets)
+    return opts
+
+
+@resolves("letyba")
+def _letyba(st: MoonrakersState, op: tuple, action: list) -> None:
+    seat = op[1]
+    st.trash_from_hand(seat, action[1])
+    st.gain(seat, action[2], "hand")
+
+
+@choice("pat")
+def _pat_options(st: MoonrakersState, op: tuple) -> list[Any]:
+    out = []
+    for i, a in enumerate(PAT_OPTIONS):
+        for b in PAT_OPTIONS[i + 1 :]:
+            out.append(["pat", a, b])
+    return out
+
+
+@resolves("pat")
+def _pat(st: MoonrakersState, op: tuple, action: list) -> None:
+    seat, src = op[1], op[2]
+    ops = []
+    for label in action[1:]:
+        if label == "act":
+            ops.append(("act", 1))
+        elif label == "draw":
+            ops.append(("draw", 1))
+        elif label == "block":
+            ops.append(("block", 1))
+        else:
+            ops.append(("trash", "must"))
+    st.push_ops(seat, src, tuple(ops))
+
+
+@auto("io_move")
+def _io_move(st: MoonrakersState, seat: int, src: str) -> None:
+    st.push("io_move_to", seat, src)
+
+
+@choice("io_move_to")
+def _io_move_options(st: MoonrakersState, op: tuple) -> list[Any]:
+    from engine.games.moonrakers.cards import PARTS
+
+    seat, src = op[1], op[2]
+    targets = [p for p in st.parts[seat] if PARTS[p].io]
+    targets.extend(c for c in st.inplay[seat] if c != src)
+    return [["io_to", t] for t in targets]
+
+
+@resolves("io_move_to")
+def _io_move_to(st: MoonrakersState, op: tuple, action: list) -> None:
+    st.io_add(op[1], action[1], 1)
+
+
+# ----- supply and reactions -----------------------------------------------------------------------
+
+
+@choice("substitute")
+def _substitute_options(st: MoonrakersState, op: tuple) -> list[Any]:
+    card = op[2]
+    cat = ACTION[card].cat
+    return [
+        ["take", k]
+        for k in SAME_TYPE[cat]
+        if k != card and (k not in ADVANCED_KINDS or (st.adv is not None and st.adv[k] > 0))
+    ]
+
+
+@resolves("substitute")
+def _substitute(st: MoonrakersState, op: tuple, action: list) -> None:
+    st.gain(op[1], action[1], op[3])
+
+
+@choice("tractor")
+def _tractor_options(st: MoonrakersState, op: tuple) -> list[Any]:
+    return [["tractor", "take"], ["tractor", "pass"]]
+
+
+@resolves("tractor")
+def _tractor(st: MoonrakersState, op: tuple, action: list) -> None:
+    if action[1] == "take":
+        st.discard[op[1]].append(op[2])

@@ -1,0 +1,551 @@
+"""Execution: hazard dice, contract-start effects, the round of steps (A-10),
+playing cards, Mercenaries (A-17), and the end of a contract (hazards, rewards,
+Head to Head placing, clean-up, A-11 / A-12).
+
+Each step a participant plays one card, uses one ability or passes; Execution
+ends when every participant has passed in a row (A-10). A participant may take
+at most STEP_CAP non-pass steps per contract (E-moonrakers-2).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from engine.games.moonrakers import objectives
+from engine.games.moonrakers.cards import ACTION, ADVANCED_KINDS, CONTRACTS, CREW, PARTS
+from engine.games.moonrakers.machine import auto, choice, resolves
+from engine.games.moonrakers.setup import clear_contract, merc_crew_from_deck
+
+if TYPE_CHECKING:
+    from engine.games.moonrakers.state import PX, MoonrakersState
+
+ALL = -1
+
+
+def _px_class() -> type:
+    from engine.games.moonrakers.state import PX
+
+    return PX
+
+
+# ----- start ------------------------------------------------------------------------------
+
+
+@auto("exec_start")
+def _exec_start(st: MoonrakersState, ml: int) -> None:
+    rec = CONTRACTS[st.contract]
+    px_cls = _px_class()
+    st.px = [None] * st.num_players
+    for p in st.participants:
+        st.px[p] = px_cls()
+    if not st.h2h:
+        taken = sum(d[3] for d in st.deals.values())
+        for p in st.participants:
+            count = st.deals[p][3] if p in st.deals else rec.hazard_dice - taken
+            if "cloaking-device" in st.parts[p]:
+                count -= 1
+            for _ in range(max(0, count)):
+                st.roll_die(p)
+    st.xi = 0
+    st.passes = 0
+    st.push("exec_turn", ml)
+    for p in reversed(st.participants):
+        for part in reversed(st.parts[p]):
+            ops = PARTS[part].start
+            if ops:
+                st.push_ops(p, part, ops)
+
+
+@auto("ml_draw")
+def _ml_draw(st: MoonrakersState, seat: int, src: str, count: int) -> None:
+    if seat == st.ml:
+        st.draw_cards(seat, count)
+
+
+@auto("draw_if_none")
+def _draw_if_none(st: MoonrakersState, seat: int, src: str, cat: str, count: int) -> None:
+    for card in st.hand[seat]:
+        kind = ACTION.get(card)
+        if kind is not None and kind.cat == cat:
+            return
+    st.draw_cards(seat, count)
+
+
+@auto("draw_per_die")
+def _draw_per_die(st: MoonrakersState, seat: int, src: str) -> None:
+    st.draw_cards(seat, len(st.px[seat].dice))
+
+
+@auto("precari")
+def _precari(st: MoonrakersState, seat: int, src: str) -> None:
+    if len(st.px[seat].dice) >= 2:
+        st.credits[seat] += 1
+
+
+@auto("draw_if_miss")
+def _draw_if_miss(st: MoonrakersState, seat: int, src: str, count: int) -> None:
+    if "M" in st.hand[seat]:
+        st.draw_cards(seat, count)
+
+
+@auto("allies_draw")
+def _allies_draw(st: MoonrakersState, seat: int, src: str, count: int) -> None:
+    for q in st.allies_of(seat):
+        st.draw_cards(q, count)
+
+
+@auto("allies_act")
+def _allies_act(st: MoonrakersState, seat: int, src: str, count: int) -> None:
+    for q in st.allies_of(seat):
+        st.px[q].actions += count
+
+
+@auto("leech")
+def _leech(st: MoonrakersState, seat: int, src: str) -> None:
+    if not st.h2h:
+        st.px[seat].actions += sum(1 for q in st.participants if q != st.ml)
+
+
+@choice("reformer")
+def _reformer_options(st: MoonrakersState, op: tuple) -> list[Any]:
+    opts: list[Any] = [["reformer", "miss"]]
+    opts.extend(["reformer", "trash", c] for c in sorted(set(st.hand[op[1]])))
+    return opts
+
+
+@resolves("reformer")
+def _reformer(st: MoonrakersState, op: tuple, action: list) -> None:
+    seat = op[1]
+    if action[1] == "miss":
+        st.gain(seat, "M")
+    else:
+        st.trash_from_hand(seat, action[2])
+
+
+# ----- steps ------------------------------------------------------------------------------
+
+
+@auto("exec_turn")
+def _exec_turn(st: MoonrakersState, ml: int) -> None:
+    parts = st.participants
+    if st.passes >= len(parts):
+        st.push("exec_end", ml)
+        return
+    st.push("step", parts[st.xi])
+
+
+@auto("exec_next")
+def _exec_next(st: MoonrakersState, ml: int) -> None:
+    st.xi = (st.xi + 1) % len(st.participants)
+    objectives.check_live(st)
+    st.push("exec_turn", ml)
+
+
+def play_cost(st: MoonrakersState, seat: int, px: PX, card: str) -> int:
+    kind = ACTION.get(card)
+    if kind is None:
+        return 1
+    if card == "D1" and st.predator:
+        return 0
+    cat = kind.cat
+    if cat == "S" and not px.shield_seen and "emulator-mk2" in st.parts[seat]:
+        return 0
+    if cat == "D" and not px.dmg_seen and "mg-support-core" in st.parts[seat]:
+        return 0
+    return 1
+
+
+@choice("step")
+def step_options(st: MoonrakersState, op: tuple) -> list[Any]:
+    from engine.games.moonrakers.effects import ABILITY_OPTIONS
+    from engine.games.moonrakers.state import STEP_CAP
+
+    seat = op[1]
+    px = st.px[seat]
+    opts: list[Any] = ["pass"]
+    if px.steps >= STEP_CAP:
+        return opts
+    acts = px.actions
+    hand = st.hand[seat]
+    parts = st.parts[seat]
+    if hand:
+        rem = st.rem
+        flex_open = not st.h2h and rem.get("F", 0) > 0
+        over = "mg-overcharger" in parts and "mg-overcharger" not in px.used
+        seen = set()
+        for card in hand:
+            if card in seen or card == "M":
+                continue
+            seen.add(card)
+            cost = play_cost(st, seat, px, card)
+            if acts < cost:
+                continue
+            opts.append(["play", card])
+            kind = ACTION.get(card)
+            cat = kind.cat if kind is not None else "C"
+            if flex_open and rem.get(cat, 0) > 0:
+                opts.append(["play", card, "F"])
+            if over and cat == "D" and acts > cost:
+                opts.append(["play", card, "x2"])
+    for part in parts:
+        fn = ABILITY_OPTIONS.get(part)
+        if fn is not None:
+            fn(st, seat, px, opts)
+    io = st.io[seat]
+    for crew in st.inplay[seat]:
+        if crew not in px.used and io.get(crew, 0) > 0:
+            opts.append(["ability", crew])
+    if st.merc_row and seat == st.ml and not st.h2h:
+        _merc_options(st, seat, px, opts)
+    return opts
+
+
+@resolves("step")
+def _step(st: MoonrakersState, op: tuple, action: Any) -> None:
+    from engine.games.moonrakers.effects import ABILITY_DO, io_crew_ability
+
+    seat = op[1]
+    px = st.px[seat]
+    if action == "pass":
+        st.passes += 1
+        st.push("exec_next", st.ml)
+        return
+    st.passes = 0
+    px.steps += 1
+    st.push("exec_next", st.ml)
+    kind = action[0]
+    if kind == "play":
+        mode = action[2] if len(action) > 2 else None
+        play_from_hand(st, seat, action[1], mode)
+    elif kind == "ability":
+        if action[1] in CREW:
+            io_crew_ability(st, seat, px, action[1])
+        else:
+            ABILITY_DO[action[1]](st, seat, px, action)
+    else:
+        _use_merc(st, seat, px, action[1])
+
+
+def play_from_hand(st: MoonrakersState, seat: int, card: str, mode: str | None) -> None:
+    px = st.px[seat]
+    cost = play_cost(st, seat, px, card) + (1 if mode == "x2" else 0)
+    px.actions -= cost
+    st.hand_remove(seat, card)
+    px.cards += 1
+    flex = True if mode == "F" else None
+    if card in CREW:
+        play_crew(st, seat, card, flex)
+        return
+    px.played.append(card)
+    if mode == "x2":
+        px.used.add("mg-overcharger")
+    card_effect(st, seat, card, flex, double=mode == "x2")
+
+
+def play_crew(st: MoonrakersState, seat: int, card: str, flex: bool | None, times: int = 1) -> None:
+    rec = CREW[card]
+    px = st.px[seat]
+    if rec.io:
+        if card not in st.inplay[seat]:
+            st.inplay[seat].append(card)
+    elif card not in px.played:
+        px.played.append(card)
+    for _ in range(times):
+        px.n["C"] += 1
+        px.last_cat = "C"
+        st.reduce(seat, "C", 1, flex)
+        st.push_ops(seat, card, rec.ops)
+
+
+def card_effect(
+    st: MoonrakersState,
+    seat: int,
+    kind_id: str,
+    flex: bool | None = None,
+    double: bool = False,
+    times: int = 1,
+) -> None:
+    """Resolve an Action card (or a card "played as" one) for `seat`."""
+    kind = ACTION[kind_id]
+    cat = kind.cat
+    px = st.px[seat]
+    parts = st.parts[seat]
+    if cat == "S" and not px.shield_seen:
+        px.shield_seen = True
+        if "duo-1000" in parts:
+            # Duo 1000: the first Shield of any type counts twice.
+            times *= 2
+    for _ in range(times):
+        px.n[cat] += 1
+        if kind_id in ADVANCED_KINDS:
+            px.advkinds.add(kind_id)
+        if kind_id == "R":
+            px.basic_r += 1
+        if kind.actions:
+            px.actions += kind.actions
+        if kind.req:
+            value = kind.req
+            if cat == "D":
+                if double:
+                    value *= 2
+                value += st.kary
+                px.dkinds.add(kind_id)
+            st.reduce(seat, cat, value, flex)
+        if kind.block:
+            st.block(seat, kind.block)
+        if cat == "R":
+            if not px.react_seen:
+                px.react_seen = True
+                if "accelerator-mk3" in parts:
+                    px.actions += 1
+            if px.n["R"] == 2 and "mg-phase-core" in parts:
+                st.reduce(seat, "D", 1)
+            if px.last_cat == "R" and "catalyzer-mk2" in parts and "catalyzer-mk2" not in px.used:
+                px.used.add("catalyzer-mk2")
+                st.draw_cards(seat, 2)
+        elif cat == "S":
+            if "dauntless" in parts:
+                st.reduce(seat, "D", 1)
+        elif cat == "D":
+            if not px.dmg_seen:
+                px.dmg_seen = True
+                if "mg-warp" in parts:
+                    st.draw_cards(seat, 2)
+            if kind_id == "D2" and "mg-io-overkill" in parts:
+                st.io_add(seat, "mg-io-overkill", 1)
+        px.last_cat = cat
+        if kind.draw:
+            if cat == "T" and "thrust-tuner-e2" in parts:
+                st.push("tuner", seat, kind.draw)
+            else:
+                st.draw_cards(seat, kind.draw)
+
+
+@auto("tuner")
+def _tuner(st: MoonrakersState, seat: int, count: int) -> None:
+    card, _public = st._pop_draw(seat)
+    if card is None:
+        return
+    st.looking[seat].append(card)
+    st.push("tuner_pick", seat, count)
+
+
+@choice("tuner_pick")
+def _tuner_options(st: MoonrakersState, op: tuple) -> list[Any]:
+    return ["keep", "redraw"]
+
+
+@resolves("tuner_pick")
+def _tuner_pick(st: MoonrakersState, op: tuple, action: str) -> None:
+    seat, count = op[1], op[2]
+    card = st.looking[seat].pop()
+    if action == "keep":
+        st.hand[seat].append(card)
+    else:
+        st.discard[seat].append(card)
+        st.draw_cards(seat, 1)
+    st.draw_cards(seat, count - 1)
+
+
+# ----- Mercenaries (A-17, 1-2 players) --------------------------------------------------------
+
+
+def _ml_share(st: MoonrakersState) -> tuple[int, int]:
+    rec = CONTRACTS[st.contract]
+    prestige = rec.prestige - sum(d[0] for d in st.deals.values())
+    credits = rec.credits - sum(d[1] for d in st.deals.values())
+    return prestige, credits
+
+
+def _merc_options(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> None:
+    prestige, credits = _ml_share(st)
+    credits -= px.merc_credits
+    prestige -= px.merc_prestige
+    for i, card in enumerate(st.merc_row):
+        if card is None:
+            continue
+        if card in CREW:
+            if prestige >= 1:
+                opts.append(["merc", i])
+        elif credits >= px.merc_basic + 1 and st.useful(ACTION[card].cat):
+            opts.append(["merc", i])
+
+
+def _use_merc(st: MoonrakersState, seat: int, px: PX, index: int) -> None:
+    card = st.merc_row[index]
+    st.merc_row[index] = None
+    if card in CREW:
+        # A Mercenary crew: 1 Prestige from the reward; its ability applies; then it
+        # goes to the bottom of the Crew deck and a new crew joins the Merc deck.
+        px.merc_prestige += 1
+        st.reduce(seat, "C", 1)
+        st.put_bottom(st.crew_deck, st.crew_mask, card, ALL)
+        fresh = merc_crew_from_deck(st)
+        if fresh is not None:
+            st.merc_deck.append(fresh)
+        st.push_ops(seat, card, CREW[card].ops)
+        return
+    px.merc_basic += 1
+    px.merc_credits += px.merc_basic
+    kind = ACTION[card]
+    st.reduce(seat, kind.cat, kind.req)
+    st.merc_deck.append(card)
+
+
+# ----- end of the contract -------------------------------------------------------------------
+
+
+@auto("exec_end")
+def _exec_end(st: MoonrakersState, ml: int) -> None:
+    rec = CONTRACTS[st.contract]
+    parts = st.participants
+    for p in parts:
+        if "mg1-rail-gun" in st.parts[p] and st.px[p].n["S"] == 0:
+            st.reduce(p, "D", 2)
+    first = second = None
+    if st.h2h:
+        order = sorted(parts, key=lambda s: (-st.score[s], parts.index(s)))
+        placed = [s for s in order if st.score[s] > 0]
+        first = placed[0] if placed else None
+        second = placed[1] if len(placed) > 1 else None
+        completed = [first] if first is not None else []
+        failed = [s for s in parts if s not in (first, second)]
+        success = first is not None
+    else:
+        success = all(v <= 0 for v in st.rem.values())
+        completed = list(parts) if success else []
+        failed = [] if success else list(parts)
+    # Hazards: every unblocked icon costs its roller 1 Prestige (A-13: never below 0).
+    for p in parts:
+        px = st.px[p]
+        lost = max(0, sum(px.dice) - px.blocked)
+        px.unblocked = lost
+        st.prestige[p] = max(0, st.prestige[p] - lost)
+    bonus: list[int] = []
+    if st.h2h:
+        if first is not None:
+            st.prestige[first] += rec.prestige
+            st.credits[first] += rec.credits
+        if second is not None:
+            st.credits[second] += rec.second_credits
+    elif success:
+        prestige, credits = _ml_share(st)
+        b_left = rec.bonus
+        for s, deal in st.deals.items():
+            st.prestige[s] += deal[0]
+            st.credits[s] += deal[1]
+            bonus.extend([s] * deal[2])
+            b_left -= deal[2]
+        px = st.px[ml]
+        st.prestige[ml] += prestige - px.merc_prestige
+        st.credits[ml] += credits - px.merc_credits
+        bonus.extend([ml] * b_left)
+    for p in completed:
+        if "io-gen-mk1" in st.parts[p]:
+            st.io_add(p, "io-gen-mk1", 1)
+        if "io-pivot-h2" in st.parts[p]:
+            st.io_add(p, "io-pivot-h2", st.px[p].unblocked)
+    for p in failed:
+        if "underwriter-1050" in st.parts[p]:
+            st.credits[p] += 3
+    st.outcome = (completed, failed, success)
+    st.last = {
+        "contract": st.contract,
+        "participants": list(parts),
+        "success": success,
+        "first": first,
+        "second": second,
+        "scores": [st.score[s] for s in parts] if st.h2h else None,
+        "hazards_lost": [st.px[s].unblocked for s in parts],
+    }
+    st.push("post_contract", ml)
+    bonus.sort(key=lambda s: parts.index(s), reverse=True)
+    for s in bonus:
+        st.push("bonus", s)
+
+
+@choice("bonus")
+def _bonus_options(st: MoonrakersState, op: tuple) -> list[Any]:
+    opts: list[Any] = []
+    if st.crew_deck:
+        opts.append(["bonus", "crew"])
+    if st.part_deck:
+        opts.append(["bonus", "part"])
+    if st.adv is not None:
+        opts.extend(["bonus", k] for k in ADVANCED_KINDS if st.adv[k] > 0)
+    return opts
+
+
+@resolves("bonus")
+def _bonus(st: MoonrakersState, op: tuple, action: list) -> None:
+    from engine.games.moonrakers.buying import install
+
+    seat = op[1]
+    what = action[1]
+    if what == "crew":
+        st.discard[seat].append(st.pop_top(st.crew_deck, st.crew_mask))
+    elif what == "part":
+        install(st, seat, st.pop_top(st.part_deck, st.part_mask), bought=False)
+    else:
+        st.gain(seat, what)
+
+
+@auto("post_contract")
+def _post_contract(st: MoonrakersState, ml: int) -> None:
+    objectives.check_contract(st)
+    st.push("buy_start", ml)
+    st.push("finish_contract", ml)
+    for p in reversed(st.participants):
+        st.push("cleanup", p)
+
+
+@auto("cleanup")
+def _cleanup(st: MoonrakersState, seat: int) -> None:
+    """A-11: every participant discards played cards and hand, then draws a new hand."""
+    px = st.px[seat]
+    st.discard[seat].extend(px.played)
+    px.played = []
+    st.discard[seat].extend(st.hand[seat])
+    st.hand[seat] = []
+    st.known[seat] = []
+    if "tesselator-mk1" in st.parts[seat] and st.discard[seat]:
+        st.push("draw_hand", seat)
+        st.push("tesselator", seat)
+    else:
+        st.draw_cards(seat, st.hand_limit(seat))
+
+
+@auto("draw_hand")
+def _draw_hand(st: MoonrakersState, seat: int) -> None:
+    st.draw_cards(seat, st.hand_limit(seat))
+
+
+@choice("tesselator")
+def _tesselator_options(st: MoonrakersState, op: tuple) -> list[Any]:
+    opts: list[Any] = ["none"]
+    opts.extend(["top", c] for c in sorted(set(st.discard[op[1]])))
+    return opts
+
+
+@resolves("tesselator")
+def _tesselator(st: MoonrakersState, op: tuple, action: Any) -> None:
+    seat = op[1]
+    if action == "none":
+        return
+    card = action[1]
+    disc = st.discard[seat]
+    del disc[len(disc) - 1 - disc[::-1].index(card)]
+    st.draw[seat].append(card)
+    st.top_known[seat] += 1
+    st.top_public[seat] += 1
+
+
+@auto("finish_contract")
+def _finish_contract(st: MoonrakersState, ml: int) -> None:
+    from engine.games.moonrakers.planning import draw_contract
+
+    # A-12: the attempted contract is discarded and its slot refilled.
+    st.cdiscard.append(st.contract)
+    slot = st.slot
+    clear_contract(st)
+    st.row[slot] = draw_contract(st)

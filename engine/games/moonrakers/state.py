@@ -1,0 +1,587 @@
+"""Moonrakers game state: zones, the stack machine, observation and resampling.
+
+Rules for each phase live in their own modules (setup, planning, execution,
+effects, buying, objectives); they register ops in `machine` and use the
+zone helpers defined on `MoonrakersState` here (draw, discard, trash, gain,
+reduce, block, IOspheres).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.core.ranking import ranks_from_keys
+from engine.core.state import State
+from engine.games.moonrakers import machine
+from engine.games.moonrakers.cards import ACTION, ADVANCED_KINDS, CONTRACTS, CREW, PARTS, RULES
+
+HAZARD_FACES = tuple(RULES["hazard_die"]["faces"])  # A-8
+STEP_CAP = RULES["step_cap"]["value"]  # E-moonrakers-2
+IO_SUPPLY = RULES["io_supply"]["value"]
+ALL = -1  # a deck position known to every seat
+
+
+class PX:
+    """One participant's bookkeeping for the contract being executed."""
+
+    __slots__ = (
+        "actions",
+        "steps",
+        "dice",
+        "blocked",
+        "block_eff",
+        "played",
+        "n",
+        "basic_r",
+        "dmg",
+        "dkinds",
+        "advkinds",
+        "trashed",
+        "io_spent",
+        "cards",
+        "shield_seen",
+        "dmg_seen",
+        "react_seen",
+        "last_cat",
+        "used",
+        "hotshot",
+        "merc_basic",
+        "merc_credits",
+        "merc_prestige",
+        "unblocked",
+        "rolled",
+    )
+
+    def __init__(self) -> None:
+        self.actions = 1
+        self.steps = 0
+        self.dice: list[int] = []
+        self.blocked = 0  # hazard icons blocked or ignored (raw)
+        self.block_eff = 0  # of which actually covered a rolled icon
+        self.played: list[str] = []
+        self.n = {"R": 0, "T": 0, "S": 0, "D": 0, "C": 0, "M": 0}
+        self.basic_r = 0
+        self.dmg = 0
+        self.dkinds: set[str] = set()
+        self.advkinds: set[str] = set()
+        self.trashed = 0
+        self.io_spent = 0
+        self.cards = 0  # cards played (for Parasite)
+        self.shield_seen = False
+        self.dmg_seen = False
+        self.react_seen = False
+        self.last_cat = ""
+        self.used: set[str] = set()
+        self.hotshot = 0
+        self.merc_basic = 0
+        self.merc_credits = 0
+        self.merc_prestige = 0
+        self.unblocked = 0
+        self.rolled = 0  # hazard dice rolled (targeting this player)
+
+    def copy(self) -> PX:
+        c = PX.__new__(PX)
+        for name in PX.__slots__:
+            setattr(c, name, getattr(self, name))
+        c.dice = list(self.dice)
+        c.played = list(self.played)
+        c.n = dict(self.n)
+        c.dkinds = set(self.dkinds)
+        c.advkinds = set(self.advkinds)
+        c.used = set(self.used)
+        return c
+
+    def public(self) -> dict[str, Any]:
+        return {
+            "actions": self.actions,
+            "played": list(self.played),
+            "dice": list(self.dice),
+            "blocked": self.blocked,
+            "damage": self.dmg,
+            "used": sorted(self.used),
+        }
+
+
+_LIST_FIELDS = (
+    "row",
+    "cdeck",
+    "cmask",
+    "cdiscard",
+    "crew_deck",
+    "crew_mask",
+    "part_deck",
+    "part_mask",
+    "armory_crew",
+    "armory_parts",
+    "obj_deck",
+    "obj_mask",
+    "merc_deck",
+    "merc_row",
+    "credits",
+    "prestige",
+    "top_known",
+    "top_public",
+    "participants",
+    "allies",
+    "proposals",
+    "score",
+    "stack",
+)
+_NESTED_FIELDS = (
+    "hand",
+    "draw",
+    "discard",
+    "known",
+    "looking",
+    "parts",
+    "inplay",
+    "objs",
+    "claimed",
+    "obj_pick",
+)
+
+
+class MoonrakersState(State):
+    """Moonrakers (base game, optionally with Overload)."""
+
+    # ----- set-up --------------------------------------------------------------------
+
+    def setup(self) -> None:
+        from engine.games.moonrakers import setup as setup_module
+
+        self.cur_opts: list[Any] | None = None
+        setup_module.setup(self)
+        self._run()
+
+    # ----- the stack machine ----------------------------------------------------------
+
+    def push(self, *op: Any) -> None:
+        self.stack.append(op)
+
+    def push_ops(self, seat: int, src: str, ops: tuple[Any, ...]) -> None:
+        """Queue a card's op list (data form `[name, *args]`) so the first runs first."""
+        for op in reversed(ops):
+            self.stack.append((op[0], seat, src, *op[1:]))
+
+    def _run(self) -> None:
+        stack = self.stack
+        options_of = machine.OPTIONS
+        while stack:
+            top = stack[-1]
+            name = top[0]
+            make = options_of.get(name)
+            if make is None:
+                stack.pop()
+                machine.AUTO[name](self, *top[1:])
+                continue
+            opts = make(self, top)
+            if len(opts) > 1:
+                self.cur_opts = opts
+                return
+            stack.pop()
+            if opts:
+                machine.RESOLVE[name](self, top, opts[0])
+        self.cur_opts = None
+
+    def _to_move(self) -> int | None:
+        return self.stack[-1][1] if self.stack else None
+
+    def _legal_actions(self) -> list[Any]:
+        if self.cur_opts is None:
+            top = self.stack[-1]
+            # Only reachable in a resampled world: a choice whose options depended on
+            # hidden cards may have none there; "skip" keeps the state playable.
+            self.cur_opts = machine.OPTIONS[top[0]](self, top) or ["skip"]
+        return self.cur_opts
+
+    def _apply(self, action: Any) -> None:
+        top = self.stack.pop()
+        self.cur_opts = None
+        if action != "skip":
+            machine.RESOLVE[top[0]](self, top, action)
+        self._run()
+
+    def _is_terminal(self) -> bool:
+        return self.over
+
+    def _result(self) -> dict[str, Any]:
+        keys = []
+        for seat in range(self.num_players):
+            keys.append((self.prestige[seat], 1 if seat == self.winner else 0))
+        return {
+            "ranks": ranks_from_keys(keys),
+            "scores": list(self.prestige),
+            "winner": self.winner,
+            "reason": self.end_reason,
+            "turns": self.turns,
+        }
+
+    # ----- small queries ----------------------------------------------------------------
+
+    def has(self, seat: int, part: str) -> bool:
+        return part in self.parts[seat]
+
+    def hand_limit(self, seat: int) -> int:
+        return self.hand_size + (1 if "flash" in self.parts[seat] else 0)
+
+    def io_free(self) -> int:
+        used = 0
+        for table in self.io:
+            for v in table.values():
+                used += v
+        return IO_SUPPLY - used
+
+    def allies_of(self, seat: int) -> list[int]:
+        if self.h2h or self.px is None:
+            return []
+        return [q for q in self.participants if q != seat]
+
+    def contract_rec(self) -> Any:
+        return CONTRACTS[self.contract] if self.contract else None
+
+    # ----- card movement --------------------------------------------------------------
+
+    def _pop_draw(self, seat: int) -> tuple[str | None, bool]:
+        """Take the top card of a draw pile (reshuffling the discard when empty).
+
+        Also says whether every seat knew that card (a publicly known top card).
+        """
+        pile = self.draw[seat]
+        if not pile:
+            disc = self.discard[seat]
+            if not disc:
+                return None, False
+            pile.extend(disc)
+            disc.clear()
+            self.rng.shuffle(pile)
+            self.top_known[seat] = 0
+            self.top_public[seat] = 0
+        card = pile.pop()
+        public = self.top_public[seat] > 0
+        if public:
+            self.top_public[seat] -= 1
+        if self.top_known[seat] > 0:
+            self.top_known[seat] -= 1
+        return card, public
+
+    def draw_cards(self, seat: int, count: int) -> None:
+        hand = self.hand[seat]
+        for _ in range(count):
+            card, public = self._pop_draw(seat)
+            if card is None:
+                return
+            hand.append(card)
+            if public:
+                self.known[seat].append(card)
+
+    def hand_remove(self, seat: int, card: str) -> None:
+        hand = self.hand[seat]
+        hand.remove(card)
+        known = self.known[seat]
+        if known and card in known and hand.count(card) < known.count(card):
+            known.remove(card)
+
+    def to_hand(self, seat: int, card: str) -> None:
+        """A card enters a hand in public view (given, gained from the supply)."""
+        self.hand[seat].append(card)
+        self.known[seat].append(card)
+
+    def discard_from_hand(self, seat: int, card: str) -> None:
+        self.hand_remove(seat, card)
+        self.discard[seat].append(card)
+        px = self.px[seat] if self.px is not None else None
+        if px is not None and card == "D1" and "swarm-mk1" in self.parts[seat]:
+            px.actions += 2
+
+    def trash_from_hand(self, seat: int, card: str) -> None:
+        self.hand_remove(seat, card)
+        self.trashed(seat, card, from_hand=True)
+
+    def trashed(self, seat: int, card: str, from_hand: bool = False) -> None:
+        """A card of `seat` leaves the game (or goes to a Tractor Beam owner)."""
+        px = self.px[seat] if self.px is not None else None
+        if px is not None:
+            px.trashed += 1
+        if "reclaimer" in self.parts[seat]:
+            self.credits[seat] += 2
+        if from_hand and card == "D1" and "mg1-kinetic" in self.parts[seat] and px is not None:
+            self.reduce(seat, "D", 3)
+        for other in range(self.num_players):
+            if other != seat and "mg-tractor-beam" in self.parts[other]:
+                self.push("tractor", other, card)
+
+    def gain(self, seat: int, card: str, dest: str = "discard") -> None:
+        """Take `card` from the supply; an exhausted Advanced kind asks for a substitute."""
+        if card in ADVANCED_KINDS:
+            if self.adv is None or self.adv[card] <= 0:
+                self.push("substitute", seat, card, dest)
+                return
+            self.adv[card] -= 1
+        if dest == "hand":
+            self.to_hand(seat, card)
+        else:
+            self.discard[seat].append(card)
+
+    def put_bottom(self, deck: list[str], mask: list[int], card: str, knower: int) -> None:
+        deck.insert(0, card)
+        mask.insert(0, knower)
+
+    def pop_top(self, deck: list[str], mask: list[int]) -> str | None:
+        if not deck:
+            return None
+        mask.pop()
+        return deck.pop()
+
+    # ----- contract effects ------------------------------------------------------------
+
+    def reduce(self, seat: int, cat: str, amount: int, flex: bool | None = None) -> None:
+        """Reduce requirement `cat` by `amount` (Head to Head: add to `seat`'s score).
+
+        flex None: the own type if still open, else Flex (abilities, virtual plays);
+        True: Flex only; False: the own type only. One reduction never fills both.
+        """
+        if amount <= 0:
+            return
+        if cat == "D":
+            self.px[seat].dmg += amount
+        if self.h2h:
+            if cat in self.counts:
+                self.score[seat] += amount
+            return
+        rem = self.rem
+        key = cat
+        if flex or cat == "F" or (flex is None and not rem.get(cat) and rem.get("F")):
+            key = "F"
+        left = rem.get(key, 0)
+        if left:
+            rem[key] = left - amount if left > amount else 0
+
+    def useful(self, cat: str) -> bool:
+        """Would a reduction of `cat` change anything on this contract?"""
+        if self.h2h:
+            return cat in self.counts
+        return bool(self.rem.get(cat) or self.rem.get("F"))
+
+    def open_types(self) -> list[str]:
+        if self.h2h:
+            return list(self.counts[:1])
+        return [k for k in ("R", "T", "S", "D", "C", "F") if self.rem.get(k)]
+
+    def icons(self, seat: int) -> int:
+        return sum(self.px[seat].dice)
+
+    def block(self, seat: int, amount: int) -> None:
+        px = self.px[seat]
+        uncovered = sum(px.dice) - px.block_eff
+        eff = min(amount, max(0, uncovered))
+        px.blocked += amount
+        px.block_eff += eff
+        if eff and "mg-io-charge" in self.parts[seat]:
+            self.io_add(seat, "mg-io-charge", eff)
+
+    def roll_die(self, seat: int) -> int:
+        value = HAZARD_FACES[self.rng.randrange(len(HAZARD_FACES))]
+        px = self.px[seat]
+        px.dice.append(value)
+        px.rolled += 1
+        return value
+
+    def io_add(self, seat: int, card: str, amount: int) -> None:
+        amount = min(amount, self.io_free())
+        if amount <= 0:
+            return
+        table = self.io[seat]
+        table[card] = table.get(card, 0) + amount
+        if card == "io-exhaust-e1" and table[card] >= 4:
+            # The part leaves the ship for the bottom of the Ship Part deck.
+            del table[card]
+            self.parts[seat].remove(card)
+            self.put_bottom(self.part_deck, self.part_mask, card, ALL)
+
+    def io_spend(self, seat: int, card: str, amount: int) -> None:
+        table = self.io[seat]
+        table[card] -= amount
+        if self.px is not None and self.px[seat] is not None:
+            self.px[seat].io_spent += amount
+        if table[card] <= 0 and card in CREW:
+            # An IO crew is discarded only when its last IOsphere is removed.
+            del table[card]
+            self.inplay[seat].remove(card)
+            self.discard[seat].append(card)
+
+    # ----- observation -----------------------------------------------------------------
+
+    def _observation(self, seat: int) -> dict[str, Any]:
+        players = []
+        for q in range(self.num_players):
+            tp = self.top_public[q]
+            players.append(
+                {
+                    "credits": self.credits[q],
+                    "prestige": self.prestige[q],
+                    "parts": [[p, self.io[q].get(p, 0)] for p in self.parts[q]],
+                    "in_play": [[c, self.io[q].get(c, 0)] for c in self.inplay[q]],
+                    "hand_size": len(self.hand[q]),
+                    "known_hand": sorted(self.known[q]),
+                    "draw_size": len(self.draw[q]),
+                    "draw_top_known": self.draw[q][-tp:][::-1] if tp else [],
+                    "discard": list(self.discard[q]),
+                    "looking_size": len(self.looking[q]),
+                    "objectives_held": len(self.objs[q]),
+                    "objectives_choosing": len(self.obj_pick[q]),
+                    "claimed": list(self.claimed[q]),
+                }
+            )
+        tk = self.top_known[seat]
+        obs: dict[str, Any] = {
+            "game": "moonrakers",
+            "overload": self.ovl,
+            "turn": self.turns,
+            "mission_leader": self.ml,
+            "pending": [a for a in self.stack[-1] if isinstance(a, int | str)]
+            if self.stack
+            else [],
+            "contracts": list(self.row),
+            "contract_deck": len(self.cdeck),
+            "contract_discard": len(self.cdiscard),
+            "armory_crew": list(self.armory_crew),
+            "armory_parts": list(self.armory_parts),
+            "crew_deck": len(self.crew_deck),
+            "part_deck": len(self.part_deck),
+            "objective_deck": len(self.obj_deck),
+            "advanced_supply": dict(self.adv) if self.adv is not None else None,
+            "iospheres_supply": self.io_free(),
+            "mercs": list(self.merc_row),
+            "players": players,
+            "hand": sorted(self.hand[seat]),
+            "objectives": list(self.objs[seat]),
+            "objective_choices": list(self.obj_pick[seat]),
+            "looking": list(self.looking[seat]),
+            "draw_top": self.draw[seat][-tk:][::-1] if tk else [],
+            "replaced_this_turn": self.replaced,
+            "armory_discards": self.armory_discards,
+            "contract": self._contract_view(),
+            "last_contract": self.last,
+        }
+        return obs
+
+    def _contract_view(self) -> dict[str, Any] | None:
+        if not self.contract:
+            return None
+        view: dict[str, Any] = {
+            "id": self.contract,
+            "participants": list(self.participants),
+            "deals": [[s, list(d)] for s, d in sorted(self.deals.items())],
+            "proposals_left": list(self.proposals),
+            "offer": list(self.offer) if self.offer is not None else None,
+            "invitee": self.invitee,
+            "remaining": dict(self.rem),
+            "scores": list(self.score) if self.h2h else None,
+            "damage_bonus": self.kary,
+        }
+        if self.px is not None:
+            view["execution"] = [
+                [q, self.px[q].public()] for q in self.participants if self.px[q] is not None
+            ]
+            view["passes"] = self.passes
+        return view
+
+    # ----- copying and resampling ----------------------------------------------------------
+
+    def clone(self) -> MoonrakersState:
+        c = MoonrakersState.__new__(MoonrakersState)
+        d = c.__dict__
+        d.update(self.__dict__)
+        for name in _LIST_FIELDS:
+            d[name] = list(d[name])
+        for name in _NESTED_FIELDS:
+            d[name] = [list(x) for x in d[name]]
+        d["io"] = [dict(x) for x in self.io]
+        d["rem"] = dict(self.rem)
+        d["deals"] = dict(self.deals)
+        d["adv"] = dict(self.adv) if self.adv is not None else None
+        d["offer"] = list(self.offer) if self.offer is not None else None
+        d["px"] = [p.copy() if p is not None else None for p in self.px] if self.px else self.px
+        d["actions"] = list(self.actions)
+        d["last"] = self.last
+        rng = random.Random()
+        rng.setstate(self.rng.getstate())
+        d["rng"] = rng
+        return c
+
+    def resample_hidden(self, seat: int, rng: random.Random) -> MoonrakersState:
+        c = self.clone()
+        bit = 1 << seat
+        # Face-down decks: shuffle every position `seat` does not know.
+        for deck, mask in (
+            (c.cdeck, c.cmask),
+            (c.crew_deck, c.crew_mask),
+            (c.part_deck, c.part_mask),
+        ):
+            _shuffle_unknown(deck, mask, bit, rng)
+        rng.shuffle(c.merc_deck)
+        # Objectives: the unknown deck positions and other seats' secret objectives.
+        pool: list[str] = []
+        slots = [i for i, m in enumerate(c.obj_mask) if m != ALL and not m & bit]
+        pool.extend(c.obj_deck[i] for i in slots)
+        for q in range(c.num_players):
+            if q != seat:
+                pool.extend(c.objs[q])
+                pool.extend(c.obj_pick[q])
+        rng.shuffle(pool)
+        for i in slots:
+            c.obj_deck[i] = pool.pop()
+        for q in range(c.num_players):
+            if q != seat:
+                c.objs[q] = [pool.pop() for _ in c.objs[q]]
+                c.obj_pick[q] = [pool.pop() for _ in c.obj_pick[q]]
+        # Hands, draw piles and looked-at cards.
+        for q in range(c.num_players):
+            draw = c.draw[q]
+            if q == seat:
+                keep = c.top_known[q]
+                rest = draw[: len(draw) - keep] if keep else draw[:]
+                rng.shuffle(rest)
+                c.draw[q] = rest + (draw[len(draw) - keep :] if keep else [])
+                continue
+            keep = c.top_public[q]
+            fixed_top = draw[len(draw) - keep :] if keep else []
+            cards = draw[: len(draw) - keep] if keep else list(draw)
+            hidden_hand = list(c.hand[q])
+            for k in c.known[q]:
+                hidden_hand.remove(k)
+            cards.extend(hidden_hand)
+            cards.extend(c.looking[q])
+            rng.shuffle(cards)
+            n_hand = len(hidden_hand)
+            n_look = len(c.looking[q])
+            c.hand[q] = list(c.known[q]) + cards[:n_hand]
+            c.looking[q] = cards[n_hand : n_hand + n_look]
+            c.draw[q] = cards[n_hand + n_look :] + fixed_top
+        c.rng = random.Random(rng.getrandbits(64))
+        c.cur_opts = None
+        c._legal_cache = None
+        return c
+
+
+def _shuffle_unknown(deck: list[str], mask: list[int], bit: int, rng: random.Random) -> None:
+    slots = [i for i, m in enumerate(mask) if m != ALL and not m & bit]
+    if len(slots) < 2:
+        return
+    cards = [deck[i] for i in slots]
+    rng.shuffle(cards)
+    for i, card in zip(slots, cards, strict=True):
+        deck[i] = card
+
+
+# Importing the rule modules registers their ops.
+from engine.games.moonrakers import (  # noqa: E402,F401
+    buying,
+    effects,
+    execution,
+    objectives,
+    planning,
+)
+
+__all__ = ["ACTION", "ALL", "PARTS", "PX", "MoonrakersState"]
