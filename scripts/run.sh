@@ -6,6 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 VENV=${VENV:-.venv}
 export DJANGO_SETTINGS_MODULE=arena.settings
+# Local development defaults; production sets DEBUG=false and its own SECRET_KEY.
+export DEBUG=${DEBUG:-true}
 mkdir -p var
 
 "$VENV/bin/python" manage.py migrate --noinput

@@ -36,6 +36,9 @@ def _configs():
         for option in game.options:
             if option.subset_of is not None:
                 option_sets.append({option.name: []})
+            for choice in option.choices or ():
+                if choice != option.default:
+                    option_sets.append({option.name: choice})
         for players in range(game.min_players, game.max_players + 1):
             for options in option_sets:
                 label = f"{name}-{players}p" + ("" if options is None else f"-{options}")
