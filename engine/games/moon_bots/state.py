@@ -387,10 +387,15 @@ class MoonBotsState(State):
             return self._targets(r)
         return [x for x, rb in enumerate(self.robots) if rb.alive and x != r]
 
-    def _search_choices(self, rb: Robot) -> list[str]:
+    def _search_cards(self, rb: Robot) -> list[int]:
+        """Parts in the pile that fit a free slot of `rb`, by key."""
         return sorted(
-            KEY[c] for c in self.deck if CATEGORY[c] == PART and rb.parts[SLOT_INDEX[c]] < 0
+            (c for c in self.deck if CATEGORY[c] == PART and rb.parts[SLOT_INDEX[c]] < 0),
+            key=KEY.__getitem__,
         )
+
+    def _search_choices(self, rb: Robot) -> list[str]:
+        return [KEY[c] for c in self._search_cards(rb)]
 
     # ----- legal actions ----------------------------------------------------------
 

@@ -87,6 +87,7 @@ def _market(state: MoonBotsState) -> list[dict[str, Any] | None]:
 
 def observation_for(state: MoonBotsState, seat: int) -> dict[str, Any]:
     last = state.last_attack if not state.over else None
+    searching = state.decision is None and state.phase == 1 and not state.over
     return {
         "two_player": state.two_player,
         "my_robots": [i for i, rb in enumerate(state.robots) if rb.owner == seat],
@@ -114,6 +115,11 @@ def observation_for(state: MoonBotsState, seat: int) -> dict[str, Any]:
         if last is None
         else {"attacker": last[0], "type": HIT_TYPES[last[1]], "targets": list(last[2])},
         "eliminated_robots": state.eliminated[:],
+        # Spare Part Search: the parts in the pile that fit (which parts are in the
+        # pile follows from what is visible, so this reveals nothing new).
+        "search_choices": [card_view(c) for c in state._search_cards(state.robots[state.active])]
+        if searching
+        else None,
         "last_roll": None
         if state.last_roll is None
         else {"robot": state.last_roll[0], "dice": state.last_roll[1][:]},

@@ -233,3 +233,59 @@ def test_a_window_opens_for_any_weapon_holder_so_it_reveals_nothing():
     _attack_robot_1(state)
     assert state.to_move() == 1
     assert state.legal_actions() == ["pass"]
+
+
+def test_energy_stock_in_a_defence_window_keeps_the_window_open():
+    state = new(4)
+    give(state, 1, "energy_stock", "dodge")
+    state.robots[1].energy = 2
+    _attack_robot_1(state)
+    state.apply(["sw", "energy_stock"])
+    assert energies(state)[1] == 6
+    assert decision(state)["kind"] == "defend" and state.to_move() == 1
+    assert state.legal_actions() == ["pass", ["sw", "dodge"]]
+    state.apply("pass")
+    assert energies(state)[1] == 4
+
+
+def test_rest_is_not_offered_on_your_own_turn():
+    state = new(4)
+    give(state, 0, "rest")
+    assert [a for a in state.legal_actions() if a != "roll" and a[0] == "sw"] == []
+
+
+def test_two_players_deflection_goes_back_to_the_robot_opposite():
+    state = new(2)
+    give(state, 3, "deflection")
+    give(state, 0, "P15")
+    at_assign(state, [6], robot=0)
+    state.apply(["use", "right_arm", 0])
+    assert state.legal_actions() == ["pass", ["sw", "deflection", 0]]
+    state.apply(["sw", "deflection", 0])
+    assert energies(state) == [13, 15, 16, 16]
+
+
+def test_two_players_the_virus_spares_deactivated_robots_and_pumps_ignore_own_robots():
+    state = new(2)
+    give(state, 1, "energy_pump")  # seat 0's other robot: never asked about seat 0's gains
+    give(state, 0, "P05")
+    state.robots[0].energy = 10
+    at_assign(state, [1], robot=0)
+    state.apply(["use", "torso", 0])
+    assert state.active == 1 and state.decision is None
+    state._damage([(3, 99)])  # robot 0 wins its duel and is deactivated
+    give(state, 0, "dodge", "rest")
+    give(state, 2, "computer_virus", "adjustment")
+    at_assign(state, [3], robot=2)
+    state.apply(["sw", "computer_virus"])
+    assert energies(state) == [12, 14, 15, 0]  # robot 1 held 1 weapon, robot 2 one left
+
+
+def test_spare_part_search_choices_are_described_in_the_observation():
+    state = new(4)
+    give(state, 0, "spare_part_search")
+    state.apply(["sw", "spare_part_search"])
+    seen = state.observation(0)
+    assert seen["decision"]["kind"] == "spare_part_search"
+    assert [c["key"] for c in seen["search_choices"]] == [a[1] for a in state.legal_actions()]
+    assert state.observation(0)["search_choices"][0]["category"] == "part"
