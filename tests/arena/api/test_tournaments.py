@@ -174,3 +174,26 @@ def test_tournaments_filter_by_status_and_game(organiser, anonymous, duel_bots, 
     post(organiser, body(duel_bots), run_on_commit)
     assert anonymous.get("/api/tournaments/?status=running&game=duel").json()["count"] == 1
     assert anonymous.get("/api/tournaments/?status=finished").json()["count"] == 0
+
+
+def test_a_cooperative_round_robin_mixes_tables_and_ranks_by_success(
+    organiser, anonymous, make_bot, author_user, run_on_commit
+):
+    crew = [make_bot(author_user, f"c{i}", game="crew").pk for i in range(4)]
+    reply = post(organiser, body(crew, game="crew", players_per_match=3), run_on_commit)
+    assert reply.status_code == 201 and reply.json()["matches_total"] == 4
+    tid = reply.json()["id"]
+    for match, (outcome, team_score) in zip(
+        Match.objects.filter(tournament_id=tid).order_by("id"),
+        [("success", 9), ("failure", 3), ("success", 7), ("failure", 2)],
+        strict=True,
+    ):
+        match.seats.update(rank=1)
+        match.status = Match.Status.FINISHED
+        match.result = {"ranks": [1, 1, 1], "outcome": outcome, "team_score": team_score}
+        match.save()
+    standings = anonymous.get(f"/api/tournaments/{tid}/").json()["standings"]
+    assert all({"successes", "mean_team_score"} <= set(row) for row in standings)
+    assert sum(row["successes"] for row in standings) == 2 * 3
+    rates = [row["successes"] / row["matches"] for row in standings]
+    assert rates == sorted(rates, reverse=True)
