@@ -50,6 +50,7 @@ ABILITY = tuple(cast(Ability, c.ability) for c in CARDS)
 COST_MARK = tuple(c.cost_mark for c in CARDS)
 COLUMNS = RULES.market_columns
 MARKET_SIZE = COLUMNS * len(RULES.row_costs)
+COLUMN_SLOTS = tuple(tuple(range(col, MARKET_SIZE, COLUMNS)) for col in range(COLUMNS))
 ROW_COST = tuple(RULES.row_costs[slot // COLUMNS] for slot in range(MARKET_SIZE))
 MAX_E = RULES.max_energy
 
@@ -242,10 +243,12 @@ class MoonBotsState(State):
             if market[col] >= 0 and IS_SECRET[market[col]]:
                 self.facedown_discard.append(market[col])
                 market[col] = -1
-        for col in range(COLUMNS):
-            column = [market[s] for s in range(col, MARKET_SIZE, COLUMNS) if market[s] >= 0]
-            for i, s in enumerate(range(col, MARKET_SIZE, COLUMNS)):
-                market[s] = column[i] if i < len(column) else -1
+        for slots in COLUMN_SLOTS:
+            column = [market[s] for s in slots if market[s] >= 0]
+            if len(column) < len(slots):
+                column += [-1] * (len(slots) - len(column))
+                for s, card in zip(slots, column, strict=True):
+                    market[s] = card
         for s in range(MARKET_SIZE):  # lower rows first, left column first
             if market[s] < 0 and deck:
                 market[s] = deck.pop()
@@ -431,11 +434,20 @@ class MoonBotsState(State):
             moves = []
             if self.buys_left:
                 energy = rb.energy
+                parts = rb.parts
                 for slot, card in enumerate(self.market):
-                    if card >= 0:
-                        cost = ROW_COST[slot] + COST_MARK[card]
-                        if (cost == 0 or energy > cost) and rb.can_take(card):
-                            moves.append(["buy", slot])
+                    if card < 0:
+                        continue
+                    cost = ROW_COST[slot] + COST_MARK[card]
+                    if cost and energy <= cost:
+                        continue  # a buy may not take the robot to 0
+                    part_slot = SLOT_INDEX[card]
+                    if part_slot >= 0:
+                        if parts[part_slot] >= 0:
+                            continue
+                    elif not IS_SECRET[card] and not rb.can_take(card):
+                        continue
+                    moves.append(["buy", slot])
             if rb.secrets:
                 moves.extend(self._weapon_actions(self.active, BUY_WEAPONS))
             moves.append("roll")
