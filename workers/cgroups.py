@@ -75,18 +75,31 @@ class BotCgroup:
     dirs: dict[str, str]  # controller (or "unified") -> directory
     procs_files: list[str] = field(default_factory=list)
 
+    def cpu_usage_file(self) -> str | None:
+        if self.version == 1 and "cpuacct" in self.dirs:
+            return f"{self.dirs['cpuacct']}/cpuacct.usage"
+        if self.version == 2:
+            return f"{self.dirs['unified']}/cpu.stat"
+        return None
+
+    def parse_cpu_usage(self, data: bytes) -> float:
+        if self.version == 1:
+            return int(data) / 1e9
+        for line in data.decode().splitlines():
+            key, _, value = line.partition(" ")
+            if key == "usage_usec":
+                return int(value) / 1e6
+        raise ValueError("no usage_usec in cpu.stat")
+
     def cpu_seconds(self) -> float | None:
+        path = self.cpu_usage_file()
+        if path is None:
+            return None
         try:
-            if self.version == 1 and "cpuacct" in self.dirs:
-                return int(_read(f"{self.dirs['cpuacct']}/cpuacct.usage")) / 1e9
-            if self.version == 2:
-                for line in _read(f"{self.dirs['unified']}/cpu.stat").splitlines():
-                    key, _, value = line.partition(" ")
-                    if key == "usage_usec":
-                        return int(value) / 1e6
+            with open(path, "rb") as handle:
+                return self.parse_cpu_usage(handle.read())
         except (OSError, ValueError):
             return None
-        return None
 
     def oom_killed(self) -> bool:
         """Whether the kernel killed a process of this group for lack of memory."""

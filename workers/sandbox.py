@@ -204,6 +204,7 @@ class SandboxedProcess(subprocess.Popen[bytes]):
         self.death_cause: str | None = None
         self._finished = False
         self._bot_pid: int | None = None
+        self._readers: dict[str, int] = {}
         super().__init__(args, **kwargs)
         with _LIVE_LOCK:
             _LIVE_PIDS.add(self.pid)
@@ -223,38 +224,40 @@ class SandboxedProcess(subprocess.Popen[bytes]):
     # ----- what the referee may ask ----------------------------------------------
 
     def cpu_seconds(self) -> float | None:
-        """CPU time used by everything in this sandbox so far."""
-        if self.cgroup is not None:
-            used = self.cgroup.cpu_seconds()
-            if used is not None:
-                return used
-        pid = self._find_bot_pid()
-        if pid is None:
+        """CPU time used by everything in this sandbox so far (its cgroup's accounting)."""
+        if self.cgroup is None:
+            return None
+        fd = self._reader("cpu", self.cgroup.cpu_usage_file())
+        if fd is None:
             return None
         try:
-            with open(f"/proc/{pid}/stat") as handle:
-                fields = handle.read().rpartition(")")[2].split()
-            ticks = sum(int(x) for x in fields[11:15])
-            return ticks / os.sysconf("SC_CLK_TCK")
-        except (OSError, ValueError, IndexError):
+            return self.cgroup.parse_cpu_usage(os.pread(fd, 4096, 0))
+        except (OSError, ValueError):
             return None
 
-    def starved_seconds(self) -> float | None:
-        """Time the bot's threads were runnable but waiting for a CPU (a loaded host)."""
+    def starved_seconds(self) -> float:
+        """Time the runner waited, runnable, for a CPU: a loaded host, not the bot's own time.
+
+        The runner's main thread only (bots are single-threaded Python); 0 before it starts.
+        """
         pid = self._find_bot_pid()
         if pid is None:
-            return None
-        total = 0
+            return 0.0
+        fd = self._reader("sched", f"/proc/{pid}/schedstat")
+        if fd is None:
+            return 0.0
         try:
-            for task in os.listdir(f"/proc/{pid}/task"):
-                with (
-                    contextlib.suppress(OSError, ValueError, IndexError),
-                    open(f"/proc/{pid}/task/{task}/schedstat") as handle,
-                ):
-                    total += int(handle.read().split()[1])
-        except OSError:
-            return None
-        return total / 1e9
+            return int(os.pread(fd, 128, 0).split()[1]) / 1e9
+        except (OSError, ValueError, IndexError):
+            return 0.0
+
+    def _reader(self, key: str, path: str | None) -> int | None:
+        """A file kept open for cheap re-reads with pread, once per move."""
+        fd = self._readers.get(key)
+        if fd is None and path is not None and not self._finished:
+            with contextlib.suppress(OSError):
+                fd = self._readers[key] = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+        return fd
 
     def _find_bot_pid(self) -> int | None:
         """The host pid of the runner: bwrap -> its pid-1 reaper -> the runner."""
@@ -283,6 +286,10 @@ class SandboxedProcess(subprocess.Popen[bytes]):
         if code is not None and BWRAP_SIGNAL_BASE < code < BWRAP_SIGNAL_BASE + 65:
             self.returncode = -(code - BWRAP_SIGNAL_BASE)
         self.death_cause = self._cause_of_death()
+        for fd in self._readers.values():
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        self._readers.clear()
         with _LIVE_LOCK:
             _LIVE_PIDS.discard(self.pid)
         self.cleanup()

@@ -25,6 +25,7 @@ RANDOM_BOT = PROJECT_ROOT / "bots" / "reference" / "random_bot.py"
 CANARY = "canary-4f1e9b2c-do-not-leak"
 VICTIM_CANARY = "victim-bot-secret-7d3a"
 DAEMON_MARKER = "arena-hostile-daemon-marker"
+TEST_UID_BASE = 63000
 
 # Tight, so that every timeout costs half a second.
 FAST = Limits(
@@ -51,9 +52,15 @@ def pick_game() -> str:
     return "moonrollers" if "moonrollers" in names else names[0]
 
 
+def make_test_launcher() -> BubblewrapLauncher:
+    """A launcher on uids of its own, so that checks for leftovers never see the
+    bots of a worker (or another test run) sharing this machine."""
+    return BubblewrapLauncher(uid_base=TEST_UID_BASE + (os.getpid() % 32) * 16, uid_count=16)
+
+
 @pytest.fixture(scope="session")
 def launcher() -> BubblewrapLauncher:
-    sandbox = BubblewrapLauncher()
+    sandbox = make_test_launcher()
     sandbox.check(FAST)  # raises SandboxUnavailable, failing the suite, if bwrap cannot work
     return sandbox
 

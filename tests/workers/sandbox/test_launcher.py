@@ -1,0 +1,194 @@
+"""The launcher itself: one clear error for a bad set-up, a sealed sandbox, clean reuse."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from tests.workers.sandbox.conftest import (
+    FAST,
+    RANDOM_BOT,
+    assert_nothing_left,
+    play_sandboxed,
+)
+from workers.launchers import get_launcher
+from workers.limits import Limits
+from workers.players import ProcessPlayer
+from workers.sandbox import BubblewrapLauncher, SandboxUnavailable
+
+
+def test_missing_bubblewrap_is_one_clear_error():
+    with pytest.raises(SandboxUnavailable) as caught:
+        BubblewrapLauncher(bwrap="/nonexistent/bwrap").check()
+    assert str(caught.value) == (
+        "bubblewrap is not installed: apt-get install bubblewrap (the bwrap command)"
+    )
+
+
+def test_limits_out_of_range_are_refused_at_check(launcher):
+    with pytest.raises(
+        SandboxUnavailable, match=r"bad sandbox limits: limit memory_mb=1 is outside"
+    ):
+        launcher.check({"memory_mb": 1})
+    with pytest.raises(SandboxUnavailable, match="unknown limit 'gpus'"):
+        launcher.check({"gpus": 1})
+    launcher.check({"memory_mb": 128})
+
+
+def test_bwrap_that_cannot_build_namespaces_is_reported():
+    folder = Path(tempfile.mkdtemp(dir="/tmp"))  # reachable by the sandbox uid
+    try:
+        folder.chmod(0o755)
+        fake = folder / "bwrap"
+        fake.write_text("#!/bin/sh\necho 'bwrap: No permissions to create new namespace' >&2\n")
+        fake.chmod(0o755)
+        with pytest.raises(SandboxUnavailable) as caught:
+            BubblewrapLauncher(bwrap=str(fake)).check()
+    finally:
+        shutil.rmtree(folder)
+    assert str(caught.value) == (
+        "bubblewrap cannot create the sandbox's namespaces here: "
+        "bwrap: No permissions to create new namespace"
+    )
+
+
+def test_get_launcher_gives_the_sandbox():
+    assert isinstance(get_launcher("sandbox"), BubblewrapLauncher)
+
+
+def _run(launcher: BubblewrapLauncher, code: str) -> str:
+    process = launcher._start(RANDOM_BOT, FAST, command=["-c", code])
+    out, err = process.communicate(timeout=20)
+    assert process.returncode == 0, err.decode()
+    return out.decode().strip()
+
+
+def test_sandbox_runs_as_an_unprivileged_uid_with_an_empty_environment(launcher):
+    out = _run(launcher, "import os; print(os.getuid(), os.getgid(), sorted(os.environ))")
+    uid, gid, env = out.split(" ", 2)
+    assert int(uid) >= 1000 and int(gid) >= 1000
+    assert env == "['HOME', 'LANG', 'PATH', 'PWD', 'TMPDIR']"
+
+
+def test_sandbox_sees_only_what_python_and_the_bot_need(launcher):
+    out = _run(
+        launcher,
+        "import os; print(sorted(os.listdir('/')), sorted(os.listdir('/arena')), os.listdir('/arena/lib'))",
+    )
+    assert out == (
+        "['arena', 'bin', 'dev', 'lib', 'lib64', 'proc', 'sbin', 'tmp', 'usr'] "
+        "['bot', 'lib', 'runner.py'] ['engine']"
+    )
+
+
+def test_engine_is_importable_and_read_only(launcher):
+    out = _run(
+        launcher,
+        "import sys; sys.path.insert(0, '/arena/lib'); import engine, os\n"
+        "print(len(engine.game_names()) > 0)\n"
+        "try:\n    open(os.path.join(os.path.dirname(engine.__file__), 'x.py'), 'w')\n"
+        "except OSError as e:\n    print(e.errno)\n",
+    )
+    assert out.split() == ["True", "30"]
+
+
+def test_third_party_packages_are_hidden(launcher):
+    out = _run(
+        launcher,
+        "import sys, os\n"
+        "dirs = [p for p in sys.path if os.path.isdir(p)]\n"
+        "extra = ['/usr/lib/python3/dist-packages', '/usr/local/lib/python3.11/dist-packages']\n"
+        "print(sum(len(os.listdir(d)) for d in extra if os.path.isdir(d)))\n",
+    )
+    assert out == "0"
+
+
+def test_tmp_is_private_and_size_limited(launcher):
+    out = _run(
+        launcher,
+        "import os\n"
+        "print(os.listdir('/tmp'))\n"
+        "st = os.statvfs('/tmp'); print(st.f_blocks * st.f_frsize)\n",
+    )
+    listing, size = out.splitlines()
+    assert listing == "[]" and int(size) == FAST.tmp_mb << 20
+
+
+def test_no_network_interface_but_loopback(launcher):
+    out = _run(
+        launcher,
+        "lines = open('/proc/net/dev').read().splitlines()[2:]\n"
+        "print(sorted(line.split(':')[0].strip() for line in lines))",
+    )
+    assert out == "['lo']"
+
+
+def test_rlimits_are_applied(launcher):
+    out = _run(
+        launcher,
+        "import resource as r\n"
+        "print(*[r.getrlimit(x)[0] for x in (r.RLIMIT_AS, r.RLIMIT_CPU, r.RLIMIT_NOFILE, "
+        "r.RLIMIT_FSIZE, r.RLIMIT_NPROC, r.RLIMIT_CORE)])",
+    )
+    assert [int(x) for x in out.split()] == [
+        FAST.memory_mb << 20,
+        FAST.cpu_seconds,
+        FAST.open_files,
+        FAST.file_size_mb << 20,
+        FAST.max_processes + 2,
+        0,
+    ]
+
+
+def test_each_seat_gets_its_own_uid_and_every_uid_is_freed(launcher, game):
+    played = play_sandboxed(launcher, game, [RANDOM_BOT, RANDOM_BOT])
+    assert played.outcome.forfeits == {}
+    assert len(set(played.uids)) == 2
+    assert_nothing_left(played.uids)
+
+
+def test_many_matches_back_to_back_leave_nothing_behind(launcher, game):
+    """RLIMIT_NPROC counts zombies: a launcher that does not reap fails after a few bots."""
+    uids = set()
+    for seed in range(6):
+        played = play_sandboxed(launcher, game, [RANDOM_BOT, RANDOM_BOT], seed=seed)
+        assert played.outcome.forfeits == {}
+        uids.update(played.uids)
+    assert_nothing_left(sorted(uids))
+
+
+def test_bot_killed_by_the_kernel_is_reported_with_its_cause(launcher):
+    limits = Limits(**{**FAST.to_dict(), "cpu_seconds": 1, "move_seconds": 5.0})
+    bot = RANDOM_BOT.parent / "random_bot.py"
+    process = launcher._start(bot, limits, command=["-c", "while True: pass"])
+    process.wait(timeout=20)
+    assert process.returncode in (-9, -24)  # SIGXCPU, then SIGKILL at the hard limit
+    player = ProcessPlayer(launcher.launch(bot, FAST), FAST)
+    assert player.start({"seed": 1, "seat": 0}) is None
+    os.killpg(player.process.pid, 9)
+    player.process.wait(timeout=5)
+    assert player.process.returncode == -9
+    player.close()
+
+
+def test_process_tree_is_gone_after_close_even_mid_move(launcher, tmp_path):
+    bot = tmp_path / "sleeper.py"
+    bot.write_text(
+        "import os, time\n"
+        "def act(o, l):\n"
+        "    for _ in range(3):\n"
+        "        os.fork()\n"
+        "    time.sleep(60)\n"
+    )
+    player = ProcessPlayer(launcher.launch(bot, FAST), FAST)
+    player.start({})
+    assert "timed out" in player.act({}, [1]).reason
+    uid = player.process.uid
+    player.close()
+    assert_nothing_left([uid])
+    assert subprocess.run(["true"]).returncode == 0
