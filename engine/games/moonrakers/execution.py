@@ -127,18 +127,22 @@ def _reformer(st: MoonrakersState, op: tuple, action: list) -> None:
 
 @auto("exec_turn")
 def _exec_turn(st: MoonrakersState, ml: int) -> None:
-    parts = st.participants
-    if st.passes >= len(parts):
+    if st.passes >= len(st.participants):
         st.push("exec_end", ml)
-        return
-    st.push("step", parts[st.xi])
+    else:
+        st.push("step", st.participants[st.xi])
 
 
 @auto("exec_next")
 def _exec_next(st: MoonrakersState, ml: int) -> None:
-    st.xi = (st.xi + 1) % len(st.participants)
-    objectives.check_live(st)
-    st.push("exec_turn", ml)
+    parts = st.participants
+    st.xi = (st.xi + 1) % len(parts)
+    if st.ovl:
+        objectives.check_live(st)
+    if st.passes >= len(parts):
+        st.push("exec_end", ml)
+    else:
+        st.push("step", parts[st.xi])
 
 
 def play_cost(st: MoonrakersState, seat: int, px: PX, card: str) -> int:
@@ -168,7 +172,10 @@ def step_options(st: MoonrakersState, op: tuple) -> list[Any]:
     acts = px.actions
     hand = st.hand[seat]
     parts = st.parts[seat]
-    if hand:
+    free_d1 = st.predator
+    free_s = not px.shield_seen and "emulator-mk2" in parts
+    free_d = not px.dmg_seen and "mg-support-core" in parts
+    if hand and (acts > 0 or free_d1 or free_s or free_d):
         rem = st.rem
         flex_open = not st.h2h and rem.get("F", 0) > 0
         over = "mg-overcharger" in parts and "mg-overcharger" not in px.used
@@ -177,12 +184,22 @@ def step_options(st: MoonrakersState, op: tuple) -> list[Any]:
             if card in seen or card == "M":
                 continue
             seen.add(card)
-            cost = play_cost(st, seat, px, card)
+            kind = ACTION.get(card)
+            if kind is None:
+                cat = "C"
+                cost = 1
+            else:
+                cat = kind.cat
+                cost = (
+                    0
+                    if (free_d1 and card == "D1")
+                    or (free_s and cat == "S")
+                    or (free_d and cat == "D")
+                    else 1
+                )
             if acts < cost:
                 continue
             opts.append(["play", card])
-            kind = ACTION.get(card)
-            cat = kind.cat if kind is not None else "C"
             if flex_open and rem.get(cat, 0) > 0:
                 opts.append(["play", card, "F"])
             if over and cat == "D" and acts > cost:
