@@ -15,62 +15,49 @@ engine choices (E-moon_bots-N).
 from __future__ import annotations
 
 import random
-from typing import Any, cast
+from typing import Any
 
 from engine.core.errors import InvalidSetup
 from engine.core.ranking import ranks_from_keys
-from engine.core.state import State
 from engine.games.moon_bots.cards import (
-    BOARD,
     BOARDS,
     CARDS,
-    CATEGORY,
     IS_SECRET,
     KEY,
     PART,
     RULES,
-    SLOT_INDEX,
-    SLOTS,
-    Ability,
 )
+from engine.games.moon_bots.moves import MoonBotsBase
 from engine.games.moon_bots.robots import Robot
+from engine.games.moon_bots.rules import (
+    A_ASK_PUMP,
+    A_ASK_START,
+    A_ATTACK,
+    A_ENERGY,
+    A_HIT,
+    ABILITY,
+    ACTIVATOR_INDEX,
+    ACTIVATORS,
+    COLUMN_SLOTS,
+    COLUMNS,
+    COST_MARK,
+    D_DEFEND,
+    D_PUMP,
+    D_SPLIT,
+    D_START,
+    MARKET_SIZE,
+    MAX_E,
+    PH_ASSIGN,
+    PH_BLACK,
+    PH_BUY,
+    PH_END,
+    PH_SEARCH,
+    ROW_COST,
+)
 from engine.games.moon_bots.views import observation_for
 
-PH_BUY, PH_SEARCH, PH_BLACK, PH_ASSIGN, PH_END = range(5)  # indexes of views.PHASE_NAMES
 
-# Decision tuples: (kind, deciding robot, ...).
-D_START, D_SPLIT, D_DEFEND, D_PUMP = range(4)
-# Agenda items.
-A_ASK_START, A_ATTACK, A_HIT, A_ENERGY, A_ASK_PUMP = range(5)
-
-ACTIVATORS = SLOTS + (BOARD,)  # index 6 = the board's built-in ability
-ACTIVATOR_INDEX = {name: i for i, name in enumerate(ACTIVATORS)}
-# Read only for robot parts (None for other cards); typed for the hot path.
-ABILITY = tuple(cast(Ability, c.ability) for c in CARDS)
-COST_MARK = tuple(c.cost_mark for c in CARDS)
-COLUMNS = RULES.market_columns
-MARKET_SIZE = COLUMNS * len(RULES.row_costs)
-COLUMN_SLOTS = tuple(tuple(range(col, MARKET_SIZE, COLUMNS)) for col in range(COLUMNS))
-ROW_COST = tuple(RULES.row_costs[slot // COLUMNS] for slot in range(MARKET_SIZE))
-MAX_E = RULES.max_energy
-
-ANYTIME = ("energy_stock", "computer_virus")
-START_WEAPONS = ("rest", *ANYTIME)
-DEFEND_WEAPONS = ("dodge", "shock_absorber", "deflection", *ANYTIME)
-PUMP_WEAPONS = ("energy_pump", *ANYTIME)
-BUY_WEAPONS = ("black_market", "supermarket", "spare_part_search", *ANYTIME)
-ASSIGN_WEAPONS = ("adjustment", "stronger", *ANYTIME)
-# 2-player duels (E-moon_bots-1): a player's left robot faces the other's right one.
-DUEL_PARTNER = (3, 2, 1, 0)
-DUELS = ((0, 3), (1, 2))
-# ORDER_AFTER[robots][r]: the other robots in turn order, starting after r.
-ORDER_AFTER = {
-    count: tuple(tuple((r + k) % count for k in range(1, count)) for r in range(count))
-    for count in (2, 3, 4)
-}
-
-
-class MoonBotsState(State):
+class MoonBotsState(MoonBotsBase):
     # ----- set-up -----------------------------------------------------------------
 
     def setup(self) -> None:
@@ -133,47 +120,6 @@ class MoonBotsState(State):
         ):
             setattr(new, name, getattr(self, name)[:])
         return new
-
-    # ----- seating, targets -------------------------------------------------------
-
-    def _order_after(self, r: int) -> tuple[int, ...]:
-        return ORDER_AFTER[len(self.robots)][r]
-
-    def _targets(self, r: int) -> list[int]:
-        """Robots `r` may attack (cached; recomputed whenever a robot is eliminated)."""
-        return self.targets[r]
-
-    def _compute_targets(self) -> None:
-        self.targets = [self._find_targets(r) for r in range(len(self.robots))]
-
-    def _find_targets(self, r: int) -> list[int]:
-        """[left, right] neighbours, one neighbour, or the one robot it faces (2 players)."""
-        robots = self.robots
-        if not robots[r].alive:
-            return []
-        if self.two_player:
-            if (robots[0].alive and robots[3].alive) or (robots[1].alive and robots[2].alive):
-                # A duel is still on: fight the robot opposite, or sit deactivated.
-                partner = DUEL_PARTNER[r]
-                return [partner] if robots[partner].alive else []
-            own = robots[r].owner
-            return [x for x, rb in enumerate(robots) if rb.alive and rb.owner != own]
-        alive = [x for x, rb in enumerate(robots) if rb.alive]
-        k = len(alive)
-        if k < 2:
-            return []
-        pos = alive.index(r)
-        left = alive[(pos + 1) % k]  # the next player in turn order sits on the left
-        if k == 2:
-            return [left]
-        return [left, alive[pos - 1]]
-
-    def _in_play(self, r: int) -> bool:
-        """Alive and able to fight (2-player: not defeated nor deactivated)."""
-        return bool(self.targets[r])
-
-    def _can_react(self, r: int) -> bool:
-        return bool(self.robots[r].secrets) and bool(self.targets[r])
 
     # ----- turn flow ----------------------------------------------------------------
 
@@ -354,53 +300,7 @@ class MoonBotsState(State):
         else:
             self._virus()
 
-    def _weapon_actions(self, r: int, allowed: tuple[str, ...]) -> list[Any]:
-        rb = self.robots[r]
-        held = {KEY[c] for c in rb.secrets}
-        out: list[Any] = []
-        for kind in allowed:
-            if kind not in held:
-                continue
-            if kind == "deflection":
-                out.extend(["sw", kind, t] for t in self._deflect_targets(r))
-            elif kind == "stronger":
-                if self.last_attack is not None:
-                    out.extend(["sw", kind, t] for t in self.last_attack[2] if self.robots[t].alive)
-            elif kind == "adjustment":
-                seen = 0
-                for i, v in enumerate(self.dice):
-                    if not self.dice_used[i] and not seen & (1 << v):
-                        seen |= 1 << v
-                        if v > 1:
-                            out.append(["sw", kind, i, -1])
-                        if v < 6:
-                            out.append(["sw", kind, i, 1])
-            elif kind == "black_market":
-                if any(c >= 0 and rb.can_take(c) for c in self.market):
-                    out.append(["sw", kind])
-            elif kind == "spare_part_search":
-                if self._search_choices(rb):
-                    out.append(["sw", kind])
-            else:
-                out.append(["sw", kind])
-        return out
-
-    def _deflect_targets(self, r: int) -> list[int]:
-        if self.two_player:
-            return self._targets(r)
-        return [x for x, rb in enumerate(self.robots) if rb.alive and x != r]
-
-    def _search_cards(self, rb: Robot) -> list[int]:
-        """Parts in the pile that fit a free slot of `rb`, by key."""
-        return sorted(
-            (c for c in self.deck if CATEGORY[c] == PART and rb.parts[SLOT_INDEX[c]] < 0),
-            key=KEY.__getitem__,
-        )
-
-    def _search_choices(self, rb: Robot) -> list[str]:
-        return [KEY[c] for c in self._search_cards(rb)]
-
-    # ----- legal actions ----------------------------------------------------------
+    # ----- whose decision ----------------------------------------------------------
 
     def _to_move(self) -> int | None:
         if self.over:
@@ -410,95 +310,6 @@ class MoonBotsState(State):
 
     def _is_terminal(self) -> bool:
         return self.over
-
-    def _legal_actions(self) -> list[Any]:
-        d = self.decision
-        if d is not None:
-            kind = d[0]
-            if kind == D_SPLIT:
-                hits = d[3]
-                return [["split", a, hits - a] for a in range(hits + 1)]
-            allowed = (START_WEAPONS, None, DEFEND_WEAPONS, PUMP_WEAPONS)[kind]
-            assert allowed is not None
-            return ["pass", *self._weapon_actions(d[1], allowed)]
-        phase = self.phase
-        rb = self.robots[self.active]
-        if phase == PH_ASSIGN:
-            cached = self._assign_cache
-            moves = cached[:] if cached is not None else self._assign_moves()
-            if rb.secrets:
-                moves.extend(self._weapon_actions(self.active, ASSIGN_WEAPONS))
-            moves.append("done")
-            return moves
-        if phase == PH_BUY:
-            moves = []
-            if self.buys_left:
-                energy = rb.energy
-                parts = rb.parts
-                for slot, card in enumerate(self.market):
-                    if card < 0:
-                        continue
-                    cost = ROW_COST[slot] + COST_MARK[card]
-                    if cost and energy <= cost:
-                        continue  # a buy may not take the robot to 0 (A-24)
-                    part_slot = SLOT_INDEX[card]
-                    if part_slot >= 0:
-                        if parts[part_slot] >= 0:
-                            continue
-                    elif not IS_SECRET[card] and not rb.can_take(card):
-                        continue
-                    moves.append(["buy", slot])
-            if rb.secrets:
-                moves.extend(self._weapon_actions(self.active, BUY_WEAPONS))
-            moves.append("roll")
-            return moves
-        if phase == PH_BLACK:
-            return [["take", s] for s, c in enumerate(self.market) if c >= 0 and rb.can_take(c)]
-        # PH_SEARCH
-        return [["part", key] for key in self._search_choices(rb)]
-
-    def _assign_moves(self) -> list[Any]:
-        """Activations (one per distinct die value or value pair) and re-rolls."""
-        dice, used = self.dice, self.dice_used
-        first = [-1] * 7  # first / second free die showing each value
-        second = [-1] * 7
-        free = False
-        for i, v in enumerate(dice):
-            if not used[i]:
-                free = True
-                if first[v] < 0:
-                    first[v] = i
-                elif second[v] < 0:
-                    second[v] = i
-        if not free:
-            return []
-        rb = self.robots[self.active]
-        moves: list[Any] = []
-        parts_used = self.parts_used
-        for s, name, dice_needed, accepted in rb.activators:
-            if parts_used[s]:
-                continue
-            if dice_needed == 1:
-                for v in accepted:
-                    if first[v] >= 0:
-                        moves.append(["use", name, first[v]])
-            else:
-                for a, b in accepted:
-                    i = first[a]
-                    if i >= 0:
-                        j = second[a] if a == b else first[b]
-                        if j >= 0:
-                            moves.append(["use", name, i, j] if i < j else ["use", name, j, i])
-        if rb.reroll and not self.rerolled:
-            values = [v for v in range(1, 7) if first[v] >= 0]
-            moves.extend(["reroll", first[v]] for v in values)
-            for k, a in enumerate(values):
-                if second[a] >= 0:
-                    moves.append(["reroll", first[a], second[a]])
-                for b in values[k + 1 :]:
-                    i, j = first[a], first[b]
-                    moves.append(["reroll", i, j] if i < j else ["reroll", j, i])
-        return moves
 
     # ----- applying actions ---------------------------------------------------------
 

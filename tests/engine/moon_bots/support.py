@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import engine
 from engine.games.moon_bots.cards import KEY
-from engine.games.moon_bots.state import PH_ASSIGN, PH_BUY, MoonBotsState
+from engine.games.moon_bots.rules import PH_ASSIGN, PH_BUY
+from engine.games.moon_bots.state import MoonBotsState
 
 GAME = engine.get_game("moon_bots")
 
