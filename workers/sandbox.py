@@ -295,9 +295,9 @@ class SandboxedProcess(subprocess.Popen[bytes]):
         self.cleanup()
 
     def _cause_of_death(self) -> str | None:
-        if self.cgroup is not None and self.cgroup.oom_killed():
-            return "out of memory: the sandbox passed its memory limit"
         code = self.returncode or 0
+        if code == -signal.SIGKILL and self.cgroup is not None and self.cgroup.oom_killed():
+            return f"out of memory: the sandbox passed its {self.limits.memory_mb} MB limit"
         if code == -signal.SIGXCPU:
             return f"CPU time limit ({self.limits.cpu_seconds}s)"
         if code == -signal.SIGXFSZ:
