@@ -10,11 +10,16 @@ match, and a redelivered match is harmless because the task claims it first.
 
 from __future__ import annotations
 
+import logging
 import os
 
 from celery import Celery
+from celery.signals import worker_process_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arena.settings")
+# A worker keeps its database connection between matches instead of opening one per
+# task (a PostgreSQL connection costs a server process fork); DB_CONN_MAX_AGE wins.
+os.environ.setdefault("DB_CONN_MAX_AGE", "300")
 
 # The tasks module is imported when the worker starts, after Celery's Django fix-up has
 # set Django up (it needs the models).
@@ -44,3 +49,20 @@ app.conf.beat_schedule = {
         "schedule": 30.0,
     },
 }
+
+
+@worker_process_init.connect
+def _prepare_launcher(**_: object) -> None:
+    """Build and check this pool process's launcher before its first match.
+
+    The sandbox's check starts one probe sandbox; doing it here keeps that cost out
+    of the first match, and a host that cannot run bots says so in the log at once.
+    A failure is only logged: each match retries the check and fails as an
+    infrastructure fault, which is retried, rather than killing the pool process.
+    """
+    from workers.tasks import InfrastructureFault, worker_launcher
+
+    try:
+        worker_launcher()
+    except InfrastructureFault as exc:
+        logging.getLogger(__name__).error("%s", exc)

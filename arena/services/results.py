@@ -57,13 +57,48 @@ class Recorded:
     stale_claim: bool = False
 
 
+class _MissingRows(Exception):
+    """Rating rows to create before the recording transaction can lock them."""
+
+    def __init__(self, game: str, bot_ids: list[int], players: int | None = None) -> None:
+        super().__init__(game, bot_ids, players)
+        self.game, self.bot_ids, self.players = game, bot_ids, players
+
+    def create(self) -> None:
+        # Committed on their own, outside any lock: ON CONFLICT DO NOTHING makes a row
+        # another worker creates at the same moment harmless.
+        if self.bot_ids:
+            Rating.objects.bulk_create(
+                [Rating(bot_id=bot_id, game=self.game) for bot_id in self.bot_ids],
+                ignore_conflicts=True,
+            )
+        if self.players is not None:
+            GameRating.objects.bulk_create(
+                [GameRating(game=self.game, players=self.players)], ignore_conflicts=True
+            )
+
+
 def record_result(match_id: int, claim_token: uuid.UUID | str | None, outcome: Outcome) -> Recorded:
     """Store a finished match and move the ratings of its bots, exactly once.
 
     A result presented with a claim token that is no longer the match's (the reaper
     requeued it while this worker was still playing) is still a real result of the
     same seeded match, so the first one to commit wins either way; it is logged.
+
+    A bot's first rated match in a game finds no Rating row to lock: the transaction
+    is rolled back, the rows are created on their own, and it runs again. Creating
+    rows inside the locking transaction could deadlock two workers that each lock one
+    existing row and wait on the other's new one.
     """
+    for _ in range(3):
+        try:
+            return _record(match_id, claim_token, outcome)
+        except _MissingRows as missing:
+            missing.create()
+    raise RuntimeError(f"match {match_id}: rating rows vanished while recording")
+
+
+def _record(match_id: int, claim_token: uuid.UUID | str | None, outcome: Outcome) -> Recorded:
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=match_id)
         if match.is_done():
@@ -161,25 +196,21 @@ def _result_summary(outcome: Outcome) -> dict[str, Any]:
 
 
 def _lock_ratings(game: str, bot_ids: set[int]) -> dict[int, Rating]:
-    """The bots' Rating rows for this game, created if missing, locked in bot-id order."""
+    """The bots' Rating rows for this game, locked in bot-id order (the global order)."""
     ordered = sorted(bot_ids)
-    existing = set(
-        Rating.objects.filter(game=game, bot_id__in=ordered).values_list("bot_id", flat=True)
-    )
-    missing = [bot_id for bot_id in ordered if bot_id not in existing]
+    locking = Rating.objects.select_for_update().filter(game=game, bot_id__in=ordered)
+    rows = {row.bot_id: row for row in locking.order_by("bot_id")}
+    missing = [bot_id for bot_id in ordered if bot_id not in rows]
     if missing:
-        # ON CONFLICT DO NOTHING: a worker creating the same row at the same time waits for
-        # ours and then skips it, so the unique (bot, game) row is never duplicated.
-        Rating.objects.bulk_create(
-            [Rating(bot_id=bot_id, game=game) for bot_id in missing], ignore_conflicts=True
-        )
-    rows = Rating.objects.select_for_update().filter(game=game, bot_id__in=ordered)
-    return {row.bot_id: row for row in rows.order_by("bot_id")}
+        raise _MissingRows(game, missing)
+    return rows
 
 
 def _lock_game_rating(game: str, players: int) -> GameRating:
-    GameRating.objects.bulk_create([GameRating(game=game, players=players)], ignore_conflicts=True)
-    return GameRating.objects.select_for_update().get(game=game, players=players)
+    row = GameRating.objects.select_for_update().filter(game=game, players=players).first()
+    if row is None:
+        raise _MissingRows(game, [], players)
+    return row
 
 
 def _rate(match: Match, seats: Sequence[MatchSeat], outcome: Outcome, cooperative: bool) -> None:

@@ -1,0 +1,371 @@
+"""`python manage.py arena_bench --matches N`: the pipeline's throughput beside the referee's.
+
+It plays the same N matches (same game, seeds, seatings and reference bots, the
+same launcher starting the same bot processes) twice, on the same number of
+processes:
+
+* referee: a pool of C processes calling `workers.referee.play_match` directly;
+* pipeline: C real Celery worker processes (`celery -A workers worker -c C`)
+  fed through the configured broker, claiming each match in the configured
+  database, playing it and committing its result and Elo ratings.
+
+Start-up (pool and worker boot, the sandbox check) is outside both timings; the
+pipeline clock runs from the first enqueue to the last match committed. The
+goal is a pipeline at >= 90% of the referee's matches per second. Bench bots and
+matches are deleted afterwards unless --keep is given.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import multiprocessing
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.core.management.base import BaseCommand, CommandError
+from django.db import connections, transaction
+
+import engine
+from arena.models import Bot, Match, MatchSeat
+
+REFERENCE = Path(__file__).resolve().parents[3] / "bots" / "reference"
+BENCH_OWNER = "arena-bench"
+READY_SECONDS = 120.0
+POLL_SECONDS = 0.1
+
+
+def default_bots(game: str) -> list[str]:
+    heuristic = REFERENCE / f"{game}_heuristic.py"
+    return [heuristic.name if heuristic.exists() else "first_bot.py", "random_bot.py"]
+
+
+def seating(index: int, names: list[str], players: int) -> list[str]:
+    """Match `index`'s seats: the bots in turn, rotated so each sits in each seat."""
+    return [names[(index + seat) % len(names)] for seat in range(players)]
+
+
+# ----- the referee alone, in a pool of processes -----------------------------------------------
+
+_pool_launcher: Any = None
+
+
+def _pool_init(isolation: str) -> None:
+    global _pool_launcher
+    from workers.launchers import get_launcher
+
+    # One launcher per process, checked before the clock starts, as in a worker.
+    _pool_launcher = get_launcher(isolation)
+    _pool_launcher.check()
+
+
+def _pool_warm(_: int) -> int:
+    return os.getpid()
+
+
+def _pool_play(job: tuple[str, int, list[str], dict[str, Any], dict[str, Any]]) -> int:
+    from workers.limits import Limits
+    from workers.players import ProcessPlayer
+    from workers.referee import play_match
+
+    game, seed, paths, options, limits_dict = job
+    limits = Limits.from_dict(limits_dict)
+    players = []
+    try:
+        for path in paths:
+            players.append(ProcessPlayer(_pool_launcher.launch(Path(path), limits), limits))
+        outcome = play_match(game, seed, players, options, limits.match_seconds)
+    finally:
+        for player in players:
+            with contextlib.suppress(Exception):
+                player.close()
+    return outcome.decisions
+
+
+# ----- the command ------------------------------------------------------------------------------
+
+
+class Command(BaseCommand):
+    help = (
+        "Run N matches through the real pipeline (queue, Celery workers, database, ratings) "
+        "and the same N matches through the referee alone; print matches/s for both."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--matches", type=int, default=40, help="matches per run (N)")
+        parser.add_argument("--game", default="moonrollers")
+        parser.add_argument("--players", type=int, default=None, help="seats per match")
+        parser.add_argument(
+            "--bots",
+            default=None,
+            help="comma-separated files in bots/reference (default: the game's heuristic, "
+            "or first_bot.py, against random_bot.py)",
+        )
+        parser.add_argument(
+            "--concurrency",
+            type=int,
+            default=os.cpu_count() or 1,
+            help="processes for each run (default: the number of cores)",
+        )
+        parser.add_argument(
+            "--isolation",
+            choices=("sandbox", "process"),
+            default=None,
+            help="how bots run (default: ARENA_BOT_ISOLATION)",
+        )
+        parser.add_argument(
+            "--only", choices=("pipeline", "referee"), default=None, help="run one side only"
+        )
+        parser.add_argument("--keep", action="store_true", help="keep the bench bots and matches")
+        parser.add_argument("--json", action="store_true", help="print one JSON object")
+
+    def handle(self, *args, **opts):
+        n = opts["matches"]
+        if n < 1:
+            raise CommandError("--matches must be at least 1")
+        concurrency = opts["concurrency"]
+        if concurrency < 1:
+            raise CommandError("--concurrency must be at least 1")
+        try:
+            game = engine.get_game(opts["game"])
+        except engine.UnknownGame as exc:
+            raise CommandError(str(exc)) from None
+        players = opts["players"] or max(game.min_players, 2)
+        try:
+            game.check_players(players)
+        except engine.InvalidSetup as exc:
+            raise CommandError(str(exc)) from None
+        names = opts["bots"].split(",") if opts["bots"] else default_bots(game.name)
+        for name in names:
+            if not (REFERENCE / name).is_file():
+                raise CommandError(f"no reference bot {name!r} in {REFERENCE}")
+        isolation = opts["isolation"] or settings.ARENA_BOT_ISOLATION
+        jobs = [(game.name, seed, seating(seed, names, players)) for seed in range(1, n + 1)]
+        report: dict[str, Any] = {
+            "game": game.name,
+            "matches": n,
+            "players": players,
+            "bots": names,
+            "concurrency": concurrency,
+            "isolation": isolation,
+            "database": connections["default"].vendor,
+            "broker": settings.CELERY_BROKER_URL.split("://", 1)[0],
+            "cpus": os.cpu_count(),
+        }
+        if opts["only"] != "pipeline":
+            self._say(opts, f"referee: {n} matches on {concurrency} processes ...")
+            report["referee"] = self.run_referee(jobs, concurrency, isolation)
+        if opts["only"] != "referee":
+            self._say(opts, f"pipeline: {n} matches on {concurrency} Celery worker processes ...")
+            report["pipeline"] = self.run_pipeline(jobs, concurrency, isolation, opts["keep"])
+        if "referee" in report and "pipeline" in report:
+            report["ratio"] = round(
+                report["pipeline"]["matches_per_second"] / report["referee"]["matches_per_second"],
+                3,
+            )
+        if opts["json"]:
+            self.stdout.write(json.dumps(report))
+        else:
+            self.print_report(report)
+
+    def _say(self, opts, text: str) -> None:
+        if not opts["json"]:
+            self.stderr.write(text)
+
+    # ----- the referee alone ------------------------------------------------------------
+
+    def run_referee(self, jobs, concurrency: int, isolation: str) -> dict[str, Any]:
+        paths = {name: str(REFERENCE / name) for job in jobs for name in job[2]}
+        work = [(g, seed, [paths[n] for n in seats], {}, {}) for g, seed, seats in jobs]
+        # Forked children must not share (and later close) this process's DB connections.
+        connections.close_all()
+        context = multiprocessing.get_context("fork")
+        with context.Pool(concurrency, initializer=_pool_init, initargs=(isolation,)) as pool:
+            pool.map(_pool_warm, range(concurrency))
+            started = time.perf_counter()
+            decisions = sum(pool.map(_pool_play, work, chunksize=1))
+            seconds = time.perf_counter() - started
+        return _figures(len(jobs), seconds, decisions)
+
+    # ----- the real pipeline -------------------------------------------------------------
+
+    def run_pipeline(self, jobs, concurrency: int, isolation: str, keep: bool) -> dict[str, Any]:
+        from workers.celery import app
+        from workers.tasks import run_match
+
+        queue = f"arena-bench-{uuid.uuid4().hex[:8]}"
+        bots = self.bench_bots(jobs[0][0], {name for job in jobs for name in job[2]})
+        ids = self.create_matches(jobs, bots)
+        worker, log = self.start_worker(queue, concurrency, isolation)
+        try:
+            with app.producer_or_acquire() as producer:
+                started = time.perf_counter()
+                for match_id in ids:
+                    run_match.apply_async((match_id,), queue=queue, producer=producer)
+            done = self.wait_done(ids, worker, log)
+            seconds = time.perf_counter() - started
+        finally:
+            self.stop_worker(worker)
+            self.drop_queue(app, queue)
+            log.unlink(missing_ok=True)
+        rows = Match.objects.filter(pk__in=ids)
+        finished = rows.filter(status=Match.Status.FINISHED, rated=True).count()
+        decisions = sum(rows.values_list("decisions", flat=True))
+        figures = _figures(len(ids), seconds, decisions)
+        figures["finished_and_rated"] = finished
+        figures["failed"] = done - finished
+        if not keep:
+            self.clean_up(ids, bots)
+        return figures
+
+    def bench_bots(self, game: str, names: set[str]) -> dict[str, Bot]:
+        owner, _ = User.objects.get_or_create(username=BENCH_OWNER)
+        bots = {}
+        for name in sorted(names):
+            source = (REFERENCE / name).read_bytes()
+            bot, _ = Bot.objects.get_or_create(
+                owner=owner, game=game, name=f"bench-{Path(name).stem}"
+            )
+            latest = bot.latest_version()
+            if latest is None or bytes(latest.source) != source:
+                bot.add_version(source, name)
+            bots[name] = bot
+        return bots
+
+    def create_matches(self, jobs, bots: dict[str, Bot]) -> list[int]:
+        with transaction.atomic():
+            game = engine.get_game(jobs[0][0])
+            matches = Match.objects.bulk_create(
+                Match(
+                    game=game.name,
+                    rules_version=game.rules_version,
+                    players=len(seats),
+                    seed=seed,
+                )
+                for _, seed, seats in jobs
+            )
+            versions = {name: bot.latest_version() for name, bot in bots.items()}
+            MatchSeat.objects.bulk_create(
+                MatchSeat(match=match, seat=seat, bot=bots[name], bot_version=versions[name])
+                for match, (_, _, seats) in zip(matches, jobs, strict=True)
+                for seat, name in enumerate(seats)
+            )
+        return [m.pk for m in matches]
+
+    def start_worker(self, queue: str, concurrency: int, isolation: str):
+        env = dict(os.environ)
+        env.update({"ARENA_QUEUE": queue, "ARENA_BOT_ISOLATION": isolation})
+        env.setdefault("DJANGO_SETTINGS_MODULE", "arena.settings")
+        env.setdefault("SECRET_KEY", settings.SECRET_KEY)
+        handle, name = tempfile.mkstemp(prefix="arena-bench-worker-", suffix=".log")
+        os.close(handle)
+        log = Path(name)
+        command = [
+            str(Path(sys.executable).with_name("celery")),
+            "-A",
+            "workers",
+            "worker",
+            "-Q",
+            queue,
+            "-c",
+            str(concurrency),
+            "-n",
+            f"{queue}@%h",
+            "--without-heartbeat",
+            "--without-gossip",
+            "--without-mingle",
+            "--loglevel=INFO",
+        ]
+        with log.open("wb") as out:
+            worker = subprocess.Popen(
+                command,
+                cwd=Path(settings.BASE_DIR),
+                env=env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                start_new_session=True,
+            )
+        deadline = time.monotonic() + READY_SECONDS
+        while b" ready." not in log.read_bytes():
+            if worker.poll() is not None or time.monotonic() > deadline:
+                self.stop_worker(worker)
+                tail = log.read_text(errors="replace")[-3000:]
+                log.unlink()
+                raise CommandError(f"the Celery worker did not start:\n{tail}")
+            time.sleep(0.05)
+        # The pool processes check their launcher (the sandbox probe) as they start.
+        time.sleep(0.5)
+        return worker, log
+
+    def wait_done(self, ids: list[int], worker, log) -> int:
+        unfinished = Match.objects.filter(pk__in=ids).unfinished()
+        while True:
+            if not unfinished.exists():
+                return len(ids)
+            if worker.poll() is not None:
+                tail = log.read_text(errors="replace")[-3000:]
+                raise CommandError(f"the Celery worker stopped:\n{tail}")
+            time.sleep(POLL_SECONDS)
+
+    def stop_worker(self, worker) -> None:
+        if worker.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(worker.pid, signal.SIGTERM)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                worker.wait(timeout=30)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(worker.pid, signal.SIGKILL)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            worker.wait(timeout=10)
+
+    def drop_queue(self, app, queue: str) -> None:
+        with contextlib.suppress(Exception), app.connection_for_write() as conn:
+            conn.default_channel.queue_delete(queue)
+
+    def clean_up(self, ids: list[int], bots: dict[str, Bot]) -> None:
+        with transaction.atomic():
+            Match.objects.filter(pk__in=ids).delete()
+            for bot in bots.values():
+                if not bot.seats.exists():
+                    bot.delete()
+
+    # ----- output ------------------------------------------------------------------------
+
+    def print_report(self, report: dict[str, Any]) -> None:
+        out = self.stdout
+        out.write(
+            f"{report['matches']} {report['game']} matches, {report['players']} seats "
+            f"({', '.join(report['bots'])}), {report['concurrency']} processes, "
+            f"bots in {report['isolation']}, {report['database']} + {report['broker']}"
+        )
+        for side in ("referee", "pipeline"):
+            if side in report:
+                f = report[side]
+                out.write(
+                    f"  {side:<8} {f['matches_per_second']:8.2f} matches/s  "
+                    f"({f['seconds']:.2f} s, {f['decisions_per_second']:.0f} decisions/s)"
+                )
+        if "pipeline" in report and report["pipeline"].get("failed"):
+            out.write(f"  warning: {report['pipeline']['failed']} pipeline matches failed")
+        if "ratio" in report:
+            verdict = "meets" if report["ratio"] >= 0.9 else "misses"
+            out.write(f"  pipeline / referee = {report['ratio']:.1%} ({verdict} the 90% goal)")
+
+
+def _figures(matches: int, seconds: float, decisions: int) -> dict[str, Any]:
+    return {
+        "seconds": round(seconds, 3),
+        "matches_per_second": round(matches / seconds, 3) if seconds else None,
+        "decisions": decisions,
+        "decisions_per_second": round(decisions / seconds, 1) if seconds else None,
+    }
