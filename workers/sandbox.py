@@ -25,6 +25,7 @@ import contextlib
 import ctypes
 import errno
 import fcntl
+import functools
 import os
 import pwd
 import re
@@ -134,6 +135,20 @@ def _become_subreaper() -> bool:
 # Popen pids of live sandboxes: their statuses belong to their Popen objects.
 _LIVE_PIDS: set[int] = set()
 _LIVE_LOCK = threading.Lock()
+
+
+_CHECKED: set[tuple[str, str | None, bool]] = set()
+
+
+@functools.cache
+def _seccomp_program() -> tuple[bytes | None, str]:
+    """The compiled deny-list, built once per process, and how to describe it."""
+    from workers.seccomp_filter import SeccompUnavailable, build_filter_bpf
+
+    try:
+        return build_filter_bpf(), "deny-list"
+    except SeccompUnavailable as exc:
+        return None, f"off ({exc})"
 
 
 # ----- uid leases -------------------------------------------------------------------
@@ -307,13 +322,14 @@ class SandboxedProcess(subprocess.Popen[bytes]):
     def cleanup(self, timeout: float = 2.0) -> None:
         """Kill whatever of this sandbox still runs, reap it, free the uid and cgroup."""
         deadline = time.monotonic() + timeout
+        own_uid = self.uid == os.getuid()  # not root: the bot shares our uid, never kill by uid
         # bwrap leaves its pid-1 reaper behind as our child (we are a subreaper):
         # it counts against the uid's process limit until it is reaped.
-        clean = _reap_uid_children(self.uid, deadline)
+        clean = own_uid or _reap_uid_children(self.uid, deadline)
         if self.cgroup is not None:
             self.cgroup.kill_all()
             clean = self.cgroup.remove(timeout=max(0.05, deadline - time.monotonic())) and clean
-        elif self.uid != os.getuid():
+        elif not own_uid:
             clean = _kill_uid(self.uid, deadline) and clean
         self.lease.release(clean=clean)
 
@@ -387,13 +403,7 @@ class BubblewrapLauncher:
         self._seccomp: bytes | None = None
         self.seccomp_note = "off"
         if use_seccomp:
-            from workers.seccomp_filter import SeccompUnavailable, build_filter_bpf
-
-            try:
-                self._seccomp = build_filter_bpf()
-                self.seccomp_note = "deny-list"
-            except SeccompUnavailable as exc:
-                self.seccomp_note = f"off ({exc})"
+            self._seccomp, self.seccomp_note = _seccomp_program()
         self.subreaper = _become_subreaper() if self.is_root else False
         self._static: list[str] | None = None
         self._python: str | None = None
@@ -483,6 +493,12 @@ class BubblewrapLauncher:
                 raise SandboxUnavailable(f"bad sandbox limits: {exc}") from None
         if self._checked:
             return
+        key = (self.bwrap, self._python_choice, self._seccomp is not None)
+        if key in _CHECKED:
+            # Another launcher of this process already proved this set-up works.
+            self._static_args()
+            self._checked = True
+            return
         if not os.path.exists(self.bwrap):
             raise SandboxUnavailable(
                 "bubblewrap is not installed: apt-get install bubblewrap (the bwrap command)"
@@ -504,6 +520,7 @@ class BubblewrapLauncher:
         if probe is not None:
             raise SandboxUnavailable(probe)
         self._checked = True
+        _CHECKED.add(key)
 
     def _probe(self) -> str | None:
         """Start a sandbox once, as a bot would be, and see that it is sealed."""

@@ -60,6 +60,8 @@ def make_test_launcher() -> BubblewrapLauncher:
 
 @pytest.fixture(scope="session")
 def launcher() -> BubblewrapLauncher:
+    # Each bot runs as its own uid, which only root can give; fail, never skip.
+    assert os.geteuid() == 0, "the sandbox suite must run as root (each bot gets its own uid)"
     sandbox = make_test_launcher()
     sandbox.check(FAST)  # raises SandboxUnavailable, failing the suite, if bwrap cannot work
     return sandbox

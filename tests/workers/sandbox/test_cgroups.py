@@ -17,13 +17,14 @@ def test_memory_cgroup_bounds_a_forked_tree(launcher):
     if launcher._cgroups is None or "memory" not in launcher._cgroups.describe():
         pytest.fail(f"no memory cgroup on this host: {launcher.describe()['cgroups']}")
     code = (
-        "import os\n"
+        "import os, time\n"
         "kids = []\n"
         "for _ in range(3):\n"
         "    pid = os.fork()\n"
         "    if pid == 0:\n"
         "        block = bytearray(120 << 20)\n"
         "        block[::4096] = b'x' * len(range(0, len(block), 4096))\n"
+        "        time.sleep(1.5)  # hold it while the others allocate\n"
         "        os._exit(0)\n"
         "    kids.append(pid)\n"
         "print(sorted(os.waitstatus_to_exitcode(os.waitpid(k, 0)[1]) for k in kids))\n"
