@@ -48,6 +48,7 @@ def _exec_start(st: MoonrakersState, ml: int) -> None:
                 st.roll_die(p)
     st.xi = 0
     st.passes = 0
+    st.ml_share = _ml_share(st) if st.merc_row and not st.h2h else (0, 0)
     st.push("exec_turn", ml)
     for p in reversed(st.participants):
         for part in reversed(st.parts[p]):
@@ -223,24 +224,29 @@ def _step(st: MoonrakersState, op: tuple, action: Any) -> None:
 
     seat = op[1]
     px = st.px[seat]
+    stack = st.stack
+    depth = len(stack)
     if action == "pass":
         st.passes += 1
-        st.push("exec_next", st.ml)
-        return
-    st.passes = 0
-    px.steps += 1
-    st.push("exec_next", st.ml)
-    kind = action[0]
-    if kind == "play":
-        mode = action[2] if len(action) > 2 else None
-        play_from_hand(st, seat, action[1], mode)
-    elif kind == "ability":
-        if action[1] in CREW:
-            io_crew_ability(st, seat, px, action[1])
-        else:
-            ABILITY_DO[action[1]](st, seat, px, action)
     else:
-        _use_merc(st, seat, px, action[1])
+        st.passes = 0
+        px.steps += 1
+        kind = action[0]
+        if kind == "play":
+            mode = action[2] if len(action) > 2 else None
+            play_from_hand(st, seat, action[1], mode)
+        elif kind == "ability":
+            if action[1] in CREW:
+                io_crew_ability(st, seat, px, action[1])
+            else:
+                ABILITY_DO[action[1]](st, seat, px, action)
+        else:
+            _use_merc(st, seat, px, action[1])
+    if len(stack) == depth:
+        _exec_next(st, st.ml)
+    else:
+        # The step's own effects run first, then the turn passes on.
+        stack.insert(depth, ("exec_next", st.ml))
 
 
 def play_from_hand(st: MoonrakersState, seat: int, card: str, mode: str | None) -> None:
@@ -375,7 +381,7 @@ def _ml_share(st: MoonrakersState) -> tuple[int, int]:
 
 
 def _merc_options(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> None:
-    prestige, credits = _ml_share(st)
+    prestige, credits = st.ml_share
     credits -= px.merc_credits
     prestige -= px.merc_prestige
     for i, card in enumerate(st.merc_row):
@@ -399,14 +405,14 @@ def _use_merc(st: MoonrakersState, seat: int, px: PX, index: int) -> None:
         st.put_bottom(st.crew_deck, st.crew_mask, card, ALL)
         fresh = merc_crew_from_deck(st)
         if fresh is not None:
-            st.merc_deck.append(fresh)
+            st.put_bottom(st.merc_deck, st.merc_mask, fresh, 0)
         st.push_ops(seat, card, CREW[card].ops)
         return
     px.merc_basic += 1
     px.merc_credits += px.merc_basic
     kind = ACTION[card]
     st.reduce(seat, kind.cat, kind.req)
-    st.merc_deck.append(card)
+    st.put_bottom(st.merc_deck, st.merc_mask, card, ALL)
 
 
 # ----- end of the contract -------------------------------------------------------------------

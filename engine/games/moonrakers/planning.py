@@ -53,12 +53,13 @@ def _start_turn(st: MoonrakersState, seat: int) -> None:
     st.armory_discards = 0
     clear_contract(st)
     if st.num_players <= 2:
-        # each Planning phase reveals 5 fresh Mercenary cards.
-        st.merc_deck.extend(st.merc_row)
-        st.merc_row = []
-        st.rng.shuffle(st.merc_deck)
-        for _ in range(min(MERC_REVEAL, len(st.merc_deck))):
-            st.merc_row.append(st.merc_deck.pop())
+        # each Planning phase reveals 5 Mercenary cards. E-moonrakers-20: the
+        # previous ones go under the (shuffled once) Merc deck, the next 5 come up.
+        deck, mask = st.merc_deck, st.merc_mask
+        for card in st.merc_row:
+            if card is not None:
+                st.put_bottom(deck, mask, card, ALL)
+        st.merc_row = [st.pop_top(deck, mask) for _ in range(min(MERC_REVEAL, len(deck)))]
     st.push("plan", seat)
 
 

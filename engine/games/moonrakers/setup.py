@@ -40,6 +40,7 @@ def setup(st: MoonrakersState) -> None:
     st.stack = []
     st.last = None
     st.predator = False
+    st.ml_share = (0, 0)
     st.outcome = ([], [], False)
 
     # Contracts (Dispatch board).
@@ -82,6 +83,7 @@ def setup(st: MoonrakersState) -> None:
             if pick is not None:
                 st.merc_deck.append(pick)
         rng.shuffle(st.merc_deck)
+    st.merc_mask = [0] * len(st.merc_deck)
     st.armory_crew = [
         st.pop_top(st.crew_deck, st.crew_mask) for _ in range(RULES["armory"]["crew"])
     ]

@@ -20,6 +20,7 @@ HAZARD_FACES = tuple(RULES["hazard_die"]["faces"])  # A-8
 STEP_CAP = RULES["step_cap"]["value"]  # E-moonrakers-2
 IO_SUPPLY = RULES["io_supply"]["value"]
 ALL = -1  # a deck position known to every seat
+_OPTIONS_GET = machine.OPTIONS.get
 
 
 class PX:
@@ -117,6 +118,7 @@ _LIST_FIELDS = (
     "obj_deck",
     "obj_mask",
     "merc_deck",
+    "merc_mask",
     "merc_row",
     "credits",
     "prestige",
@@ -166,14 +168,15 @@ class MoonrakersState(State):
 
     def _run(self) -> None:
         stack = self.stack
-        options_of = machine.OPTIONS
+        options_of = _OPTIONS_GET
+        auto = machine.AUTO
+        resolve = machine.RESOLVE
         while stack:
             top = stack[-1]
-            name = top[0]
-            make = options_of.get(name)
+            make = options_of(top[0])
             if make is None:
                 stack.pop()
-                machine.AUTO[name](self, *top[1:])
+                auto[top[0]](self, *top[1:])
                 continue
             opts = make(self, top)
             if len(opts) > 1:
@@ -181,7 +184,7 @@ class MoonrakersState(State):
                 return
             stack.pop()
             if opts:
-                machine.RESOLVE[name](self, top, opts[0])
+                resolve[top[0]](self, top, opts[0])
         self.cur_opts = None
 
     def _to_move(self) -> int | None:
@@ -518,9 +521,9 @@ class MoonrakersState(State):
             (c.cdeck, c.cmask),
             (c.crew_deck, c.crew_mask),
             (c.part_deck, c.part_mask),
+            (c.merc_deck, c.merc_mask),
         ):
             _shuffle_unknown(deck, mask, bit, rng)
-        rng.shuffle(c.merc_deck)
         # Objectives: the unknown deck positions and other seats' secret objectives.
         pool: list[str] = []
         slots = [i for i, m in enumerate(c.obj_mask) if m != ALL and not m & bit]
