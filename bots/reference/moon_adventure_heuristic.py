@@ -1,0 +1,610 @@
+"""Moon Adventure reference heuristic: the same file plays every seat of the team.
+
+Everything on the table is public except which face-down chips are broken, so
+every seat reads the same plan from the observation. On its turn a seat
+searches the sequences of moves, gathers and OGS builds its AP allows (a small
+model of the line, no engine needed) and scores where the turn would end:
+supplies gathered, oxygen it can draw there, how far the next chip is, and
+whether the oxygen left still covers the way home. Oxygen is handed to any
+teammate about to run dry; the whole team heads home once the supplies held
+make success likely.
+"""
+
+from __future__ import annotations
+
+from math import comb
+
+ROLE_PREFERENCE = (
+    "mechanic",
+    "veteran",
+    "carrier",
+    "flight_surgeon",
+    "inventor",
+    "athlete",
+    "inspector",
+    "mood_maker",
+    "rookie",
+    "engineer",
+)
+UNDAMAGED = {3: 3, 4: 4, 5: 5}
+CHIPS_PER_AREA = 7
+EXPECTED_AP = {2: 4.0, 3: 6.0}
+MARGIN = 1.5
+GOOD_ENOUGH = 0.9  # head home once the held supplies make success this likely
+MIN_VALUE = 0.5  # chips less likely than this to be undamaged are not worth a trip
+W_CHIP = 15.0
+W_CARD = (5.0, 5.0, 4.0, 3.0, 1.5, 0.5, 0.2)  # by cards already held
+W_DIST = 1.0
+W_HOME = 2.0
+OGS_PRICE = 6.0
+W_ROUTE = 1.0
+W_RESCUE = 40.0
+W_DEATH = 100.0
+AP_PER_DRAW = 4.4
+AP_PER_CHIP = 4.5
+POTENTIAL = 0.5  # supplies still to gather are worth less than supplies in hand
+REFILL_RELIEF = 0.5
+RESERVE_AP = 7.0
+RESERVE_MARGIN = 0.0
+KEEP_EMPTY = 0
+OGS_REACH = 5  # build OGS only this close to (or past) the nearest chip worth gathering  # containers left empty for supplies when drawing
+OGS_WHEN_CARDS = 2  # build an OGS only when holding this few oxygen cards  # per future crossing of the space by a crew member  # an OGS chip used up is oxygen the team cannot draw later
+
+
+class View:
+    """The observation, with the movement rules needed to plan."""
+
+    def __init__(self, obs):
+        self.obs = obs
+        self.me = obs["seat"]
+        self.track = obs["track"]
+        self.size = len(self.track)
+        self.route = [space["route"] for space in self.track]
+        self.crew = obs["crew"]
+        self.robot = obs["robot"]
+        self.rover = obs["rover"]
+        self.rider = obs["rider"]
+        self.returned = obs["returned"]
+        self.roles = obs["roles"]
+        self.role = self.roles[self.me]
+        self.pos = self.crew[self.me]
+        self.slots = obs["containers"][self.me]
+        self.ap = obs["ap"]
+        self.n = len(self.crew)
+        self._chance = None
+
+    # ----- containers -------------------------------------------------------------
+
+    def oxygen(self, seat=None):
+        slots = self.obs["containers"][self.me if seat is None else seat]
+        return [item["oxygen"] for item in slots if item and "oxygen" in item]
+
+    def chips(self, seat=None):
+        slots = self.obs["containers"][self.me if seat is None else seat]
+        return [item for item in slots if item and "area" in item]
+
+    def empty(self, seat=None):
+        slots = self.obs["containers"][self.me if seat is None else seat]
+        return sum(1 for item in slots if item is None)
+
+    def capacity(self, seat=None):
+        return len(self.obs["containers"][self.me if seat is None else seat])
+
+    def future_ap(self, seat=None):
+        return sum(EXPECTED_AP[v] for v in self.oxygen(seat))
+
+    # ----- movement ---------------------------------------------------------------
+
+    def blocked(self, q, seat):
+        if self.route[q] and self.roles[seat] != "inventor":
+            return True
+        if q == self.robot:
+            return True
+        return any(p == q for s, p in enumerate(self.crew) if s != seat)
+
+    def step(self, p, d, seat):
+        q = p + d
+        while 0 < q < self.size:
+            if self.blocked(q, seat):
+                q += d
+                continue
+            return q
+        return 0 if q == 0 else -1
+
+    def move(self, p, d, seat=None, riding=None):
+        """Where one Movement action (1 AP) takes `seat` from `p`, or -1."""
+        seat = self.me if seat is None else seat
+        riding = self.rider == seat if riding is None else riding
+        q = self.step(p, d, seat)
+        if riding and q > 0:
+            nxt = self.step(q, d, seat)
+            if nxt >= 0:
+                q = nxt
+        return q
+
+    def moves_home(self, seat=None, start=None, riding=None):
+        seat = self.me if seat is None else seat
+        p = self.crew[seat] if start is None else start
+        moves = 0
+        while p > 0:
+            p = self.move(p, -1, seat, riding)
+            if p < 0:
+                return 99
+            moves += 1
+        return moves
+
+    # ----- supplies ---------------------------------------------------------------
+
+    def all_chips(self):
+        for space in self.track:
+            if space["kind"] == "supply":
+                yield space
+        for slots in self.obs["containers"]:
+            for item in slots:
+                if item and "area" in item:
+                    yield item
+
+    def chip_value(self, space):
+        if space.get("broken") is True:
+            return 0.0
+        if space.get("broken") is False:
+            return 1.0
+        seen_good = seen = 0
+        for chip in self.all_chips():
+            if chip["area"] == space["area"] and chip["broken"] is not None:
+                seen += 1
+                seen_good += not chip["broken"]
+        unseen = CHIPS_PER_AREA - seen
+        return (UNDAMAGED[space["area"]] - seen_good) / unseen if unseen else 0.0
+
+    def success_chance(self):
+        """P(undamaged supplies held by the whole team >= target)."""
+        if self._chance is not None:
+            return self._chance
+        known = 0
+        dist = [1.0]
+        for area in UNDAMAGED:
+            seen_good = seen = held = 0
+            for chip in self.all_chips():
+                if chip["area"] == area and chip["broken"] is not None:
+                    seen += 1
+                    seen_good += not chip["broken"]
+            for slots in self.obs["containers"]:
+                for item in slots:
+                    if item and item.get("area") == area:
+                        if item["broken"] is None:
+                            held += 1
+                        elif not item["broken"]:
+                            known += 1
+            unseen = CHIPS_PER_AREA - seen
+            good = UNDAMAGED[area] - seen_good
+            pmf = [
+                comb(good, k) * comb(unseen - good, held - k) / comb(unseen, held)
+                for k in range(held + 1)
+            ]
+            new = [0.0] * (len(dist) + held)
+            for i, a in enumerate(dist):
+                for k, b in enumerate(pmf):
+                    new[i + k] += a * b
+            dist = new
+        need = self.obs["target"] - known
+        self._chance = sum(p for k, p in enumerate(dist) if k >= need)
+        return self._chance
+
+
+# ----- estimates ----------------------------------------------------------------------
+
+_AP_TAILS = {}
+
+
+def reach_chance(twos, threes, moves):
+    """P(the AP of these oxygen cards add up to at least `moves`)."""
+    if moves <= 0:
+        return 1.0
+    key = (twos, threes)
+    tail = _AP_TAILS.get(key)
+    if tail is None:
+        dist = {0: 1.0}
+        for _ in range(2 * twos + 3 * threes):
+            new = {}
+            for total, p in dist.items():
+                for face in (1, 2, 3):
+                    new[total + face] = new.get(total + face, 0.0) + p / 3
+            dist = new
+        top = max(dist)
+        tail = [0.0] * (top + 2)
+        for total in range(top, -1, -1):
+            tail[total] = tail[total + 1] + dist.get(total, 0.0)
+        _AP_TAILS[key] = tail
+    return tail[moves] if moves < len(tail) else 0.0
+
+
+
+def gather_cost(view):
+    return 2 if view.role == "veteran" else 3
+
+
+def ogs_cost(view):
+    return 1 if view.role == "mechanic" and not view.obs["used"]["mechanic"] else 3
+
+
+def oxygen_spare(view, seat=None):
+    """Expected AP beyond what the way home needs (negative: short)."""
+    seat = view.me if seat is None else seat
+    ap = view.ap if seat == view.me else 0
+    return ap + view.future_ap(seat) - view.moves_home(seat) - MARGIN
+
+
+def chip_room(view, seat=None):
+    """How many more chips this seat should carry, keeping oxygen for the way home."""
+    seat = view.me if seat is None else seat
+    home = view.moves_home(seat)
+    reserve = max(1, int((home + RESERVE_MARGIN) / RESERVE_AP + 0.999))
+    return view.capacity(seat) - reserve - len(view.chips(seat))
+
+
+def storm_risk(view):
+    """Chance that the next card drawn is a magnetic storm."""
+    pile = view.obs["draw_pile"]
+    if not pile["size"]:
+        pile = view.obs["discard_pile"]
+    return pile["storms"] / pile["size"] if pile["size"] else 1.0
+
+
+def expected_draws(view, slots):
+    """Expected oxygen cards drawn into `slots` empty containers before a storm."""
+    pile = view.obs["draw_pile"]
+    size, storms = pile["size"], pile["storms"]
+    if not size:
+        size, storms = view.obs["discard_pile"]["size"], view.obs["discard_pile"]["storms"]
+    total, alive = 0.0, 1.0
+    for _ in range(slots):
+        if size <= 0:
+            break
+        alive *= 1 - storms / size
+        total += alive
+        size -= 1
+    return total
+
+
+def worth_gathering(view):
+    """Supply spaces (index -> value) worth a trip."""
+    found = {}
+    for q, space in enumerate(view.track):
+        if space["kind"] != "supply" or q == view.robot or view.route[q]:
+            continue
+        if any(p == q for p in view.crew):
+            continue
+        value = view.chip_value(space)
+        if value >= MIN_VALUE:
+            found[q] = value
+    return found
+
+
+def going_home(view, seat=None):
+    seat = view.me if seat is None else seat
+    if view.success_chance() >= GOOD_ENOUGH or chip_room(view, seat) <= 0:
+        return True
+    return not worth_gathering(view)
+
+
+# ----- the turn search ----------------------------------------------------------------
+
+
+def route_spots(view):
+    """Spaces where a route piece costs nothing: poor or collected chips, broken OGS."""
+    spots = set()
+    for q, space in enumerate(view.track):
+        if view.route[q] or q == 0:
+            continue
+        kind = space["kind"]
+        if kind in ("collected", "ogs_broken") or (
+            kind == "supply" and view.chip_value(space) < MIN_VALUE
+        ):
+            spots.add(q)
+    return spots
+
+
+class Planner:
+    """Depth-first search over this turn's moves, gathers, routes and OGS builds."""
+
+    def __init__(self, view):
+        self.view = view
+        self.seat = view.me
+        self.riding = view.rider == view.me
+        self.home = going_home(view)
+        self.targets = {} if self.riding else worth_gathering(view)
+        self.room = max(0, chip_room(view))
+        self.gcost = gather_cost(view)
+        self.rcost = 1 if view.role == "inventor" and not view.obs["used"]["inventor"] else 2
+        self.cards = view.oxygen()
+        self.empty = view.empty()
+        self.memo = {}
+        self.mean_value = (
+            sum(self.targets.values()) / len(self.targets) if self.targets else 0.0
+        )
+        self.graphs = {}
+        self.dist_cache = {}
+        self.routable = set() if self.riding or not view.obs["routes_left"] else route_spots(view)
+        others = [p for s, p in enumerate(view.crew) if s != view.me and p > 0]
+        self.occupied = set(others)
+        if view.robot is not None:
+            self.occupied.add(view.robot)
+        # Teammates this seat could save by handing over oxygen.
+        self.givable = len(self.cards) >= 2 and (
+            oxygen_spare(view) >= 4 or self.home and view.moves_home() <= view.ap
+        )
+        self.needy = {}
+        for other in range(view.n):
+            if other != view.me and not view.returned[other] and view.crew[other] > 0:
+                if not view.oxygen(other):
+                    self.needy[other] = W_RESCUE
+                elif oxygen_spare(view, other) < 0 and len(view.oxygen(other)) <= 1:
+                    self.needy[other] = W_RESCUE / 4
+        outside = [p for s, p in enumerate(view.crew) if not view.returned[s]]
+        self.crossings = {
+            q: sum(1 for p in outside if p > q) + 2 * sum(1 for p in outside if 0 < p < q)
+            + (2 if view.crew[view.me] == 0 else 0)
+            for q in range(view.size)
+        }
+
+    def graph(self, routes):
+        """Landing spot of one Movement action from each space, per direction."""
+        if routes in self.graphs:
+            return self.graphs[routes]
+        view = self.view
+        size = view.size
+        inventor = view.role == "inventor"
+        blocked = [
+            (not inventor and (view.route[q] or q in routes)) or q in self.occupied
+            for q in range(size)
+        ]
+
+        def step(p, d):
+            q = p + d
+            while 0 < q < size:
+                if blocked[q]:
+                    q += d
+                    continue
+                return q
+            return 0 if q == 0 else -1
+
+        nxt = {}
+        for d in (1, -1):
+            row = []
+            for p in range(size):
+                if p == 0 and d < 0:
+                    row.append(-1)
+                    continue
+                q = step(p, d)
+                if self.riding and q > 0:
+                    q2 = step(q, d)
+                    if q2 >= 0:
+                        q = q2
+                row.append(q)
+            nxt[d] = row
+        self.graphs[routes] = nxt
+        return nxt
+
+    def distances(self, start, routes):
+        key = (start, routes)
+        if key in self.dist_cache:
+            return self.dist_cache[key]
+        nxt = self.graph(routes)
+        dist = {start: 0}
+        frontier = [start]
+        while frontier:
+            new = []
+            for p in frontier:
+                if p == 0 and dist[p]:
+                    continue
+                for d in (1, -1):
+                    q = nxt[d][p]
+                    if q >= 0 and q not in dist:
+                        dist[q] = dist[p] + 1
+                        new.append(q)
+            frontier = new
+        self.dist_cache[key] = dist
+        return dist
+
+    def best(self):
+        """(score, first action) of the best plan for the rest of this turn."""
+        return self.search(self.view.pos, self.view.ap, (), (), False)
+
+    def search(self, p, ap, gathered, routes, built):
+        key = (p, ap, gathered, routes, built)
+        if key in self.memo:
+            return self.memo[key]
+        self.memo[key] = (-1e9, "end")  # guards against cycles
+        best = (self.leaf(p, gathered, routes, built, ap), "end")
+        if built:
+            self.memo[key] = best
+            return best
+        view = self.view
+        nxt = self.graph(routes)
+        if ap >= 1:
+            for d, name in ((1, "move+"), (-1, "move-")):
+                q = nxt[d][p]
+                if q < 0:
+                    continue
+                if q == 0:
+                    score = self.leaf(0, gathered, routes, False, 0)
+                elif q == view.rover and view.rider is None and not self.riding:
+                    score = self.leaf(q, gathered, routes, False, 0, boards=True)
+                else:
+                    score = self.search(q, ap - 1, gathered, routes, False)[0]
+                if score > best[0]:
+                    best = (score, name)
+        if len(gathered) < min(self.room, self.empty) and ap >= self.gcost:
+            for d, name in ((1, "gather+"), (-1, "gather-")):
+                q = p + d
+                if q in self.targets and q not in gathered:
+                    more = tuple(sorted(gathered + (q,)))
+                    score = self.search(p, ap - self.gcost, more, routes, False)[0]
+                    if score > best[0]:
+                        best = (score, name)
+        if ap >= self.rcost and len(routes) < min(2, view.obs["routes_left"]):
+            for d, name in ((1, "route+"), (-1, "route-")):
+                q = p + d
+                if q in self.routable and q not in routes and q not in self.occupied and q > 0:
+                    added = tuple(sorted(routes + (q,)))
+                    score = self.search(p, ap - self.rcost, gathered, added, False)[0]
+                    if score > best[0]:
+                        best = (score, name)
+        share_cost = 0 if view.role == "flight_surgeon" and not view.obs["used"]["flight_surgeon"] else 1
+        if ap >= share_cost and self.givable and not gathered and not routes:
+            for other, value in self.needy.items():
+                if abs(view.crew[other] - p) <= 1:
+                    score = self.search(p, ap - share_cost, gathered, routes, False)[0] + value
+                    if score > best[0]:
+                        best = (score, f"share:{other}")
+        cost = ogs_cost(view)
+        if (
+            not self.riding
+            and view.obs["ogs_left"]
+            and ap >= cost + 1
+            and not self.home
+            and view.track[p]["kind"] != "ogs"
+            and len(self.cards) <= OGS_WHEN_CARDS
+            and (not self.targets or p >= min(self.targets) - OGS_REACH)
+        ):
+            # Build beside us and step onto it: we end the turn on a fresh OGS.
+            for d, name in ((1, "ogs+"), (-1, "ogs-")):
+                if (d > 0 and p + 1 < view.size) or (d < 0 and p >= 1):
+                    score = self.leaf(p, gathered, routes, True, ap - cost - 1) - OGS_PRICE
+                    if score > best[0]:
+                        best = (score, name)
+        self.memo[key] = best
+        return best
+
+    def leaf(self, p, gathered, routes, on_new_ogs, ap_left, boards=False):
+        """Score the end of the turn at `p`: supplies now, supplies still to come, risk."""
+        view = self.view
+        riding = self.riding or boards
+        score = 0.0
+        for q in gathered:
+            score += W_CHIP * self.targets[q]
+        for q in routes:
+            score += W_ROUTE * self.crossings[q]
+        if p == 0:
+            return score  # safe, and nothing more to gather
+        cards = len(self.cards)
+        empty = self.empty - len(gathered)
+        on_ogs = on_new_ogs or (view.track[p]["kind"] == "ogs" and not riding)
+        drawn = 0.0
+        if on_ogs and empty > 0:
+            keep = KEEP_EMPTY if (not self.home and self.room > len(gathered)) else 0
+            drawn = expected_draws(view, max(0, empty - keep))
+        dist = self.distances(p, routes)
+        home_moves = dist.get(0, 30)
+        if boards:
+            home_moves = (home_moves + 1) // 2
+        future = sum(EXPECTED_AP[v] for v in self.cards) + AP_PER_DRAW * drawn
+        if cards + drawn < 0.5:
+            score -= W_DEATH  # nobody can start a turn without oxygen
+        else:
+            twos = self.cards.count(2) + int(drawn * 0.67 + 0.5)
+            threes = self.cards.count(3) + int(drawn * 0.33 + 0.5)
+            risk = 1.0 - reach_chance(twos, threes, home_moves)
+            if risk > 0:
+                refill = on_ogs or (view.obs["ogs_left"] > 0 and not riding)
+                score -= W_DEATH * risk * (REFILL_RELIEF if refill else 1.0)
+        if self.home:
+            return score - W_HOME * home_moves
+        room_left = min(self.room - len(gathered), view.capacity() - len(view.chips()) - len(gathered) - 1)
+        rest = [q for q in self.targets if q not in gathered]
+        if rest and room_left > 0 and not riding:
+            spots = [(dist[s], s) for q in rest for s in (q - 1, q + 1) if s in dist and s > 0]
+            if not spots:
+                return score
+            near, spot = min(spots)
+            # The trip still to make: out to the next chip, then home from there.
+            spare = future - near - self.distances(spot, routes).get(0, 30)
+            chips = min(room_left, max(0.0, spare / AP_PER_CHIP))
+            score += W_CHIP * self.mean_value * chips * POTENTIAL
+        return score
+
+
+# ----- decisions ----------------------------------------------------------------------
+
+
+def act(observation, legal_actions):
+    if len(legal_actions) == 1:
+        return legal_actions[0]
+    view = View(observation)
+    phase = observation["phase"]
+    if phase == "choose_role":
+        for role in ROLE_PREFERENCE:
+            if f"role:{role}" in legal_actions:
+                return f"role:{role}"
+        return legal_actions[0]
+    if phase == "robot":
+        return "robot0"
+    if phase == "oxygen":
+        home = going_home(view)
+        return "oxygen2" if home and view.moves_home() <= 4 else "oxygen3"
+    if phase == "replenish":
+        return replenish(view, legal_actions)
+    if phase == "share":
+        return share(view, legal_actions)
+    return main_action(view, legal_actions)
+
+
+def replenish(view, legal):
+    if "draw" not in legal:
+        return "stop"
+    keep = 0 if going_home(view) else min(KEEP_EMPTY, max(0, chip_room(view)))
+    if view.empty() <= keep:
+        return "stop"
+    risk = storm_risk(view)
+    cards = len(view.oxygen())
+    if cards <= 1 or risk <= 0.15 or (risk <= 0.3 and cards <= 2):
+        return "draw"
+    return "stop"
+
+
+def needs_oxygen(view, seat):
+    if view.returned[seat] or seat == view.me:
+        return False
+    return not view.oxygen(seat) or oxygen_spare(view, seat) < 0
+
+
+def share(view, legal):
+    partner = view.obs["share"]["with"]
+    if not needs_oxygen(view, partner):
+        return "done"
+    mine = view.oxygen()
+    if len(mine) < 2 and view.moves_home() > 1:
+        return "done"
+    if view.oxygen(partner) and oxygen_spare(view) < EXPECTED_AP[min(mine)]:
+        return "done"
+    theirs = view.obs["containers"][partner]
+    for value in (2, 3):
+        for i, item in enumerate(view.slots):
+            if not item or item.get("oxygen") != value:
+                continue
+            if f"give:{i}" in legal:
+                return f"give:{i}"
+            for j, other in enumerate(theirs):
+                if other and "area" in other and f"swap:{i}:{j}" in legal:
+                    return f"swap:{i}:{j}"
+    return "done"
+
+
+def main_action(view, legal):
+    cards = len(view.oxygen())
+    # Keep a teammate alive: hand over oxygen before they start a turn without it.
+    if cards >= 2 and oxygen_spare(view) >= 4:
+        for action in legal:
+            if action.startswith("share:") and needs_oxygen(view, int(action[6:])):
+                return action
+    for action in legal:
+        if action.startswith("inspect:"):
+            return action
+    for i, item in enumerate(view.slots):
+        if item and item.get("broken") is True and f"abandon:{i}-" in legal:
+            return f"abandon:{i}-"
+    score, action = Planner(view).best()
+    if action in legal:
+        return action
+    return "end"
