@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from engine.games.moonrakers.cards import ACTION, CREW
-from engine.games.moonrakers.machine import choice, resolves
+from engine.games.moonrakers.machine import Op, choice, resolves
 
 if TYPE_CHECKING:
     from engine.games.moonrakers.state import PX, MoonrakersState
@@ -84,7 +84,7 @@ def _clone_opts(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> None
 
 
 @_does("clone-bay")
-def _clone(st: MoonrakersState, seat: int, px: PX, action: list) -> None:
+def _clone(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
     px.used.add("clone-bay")
     px.actions -= 1
     crew = action[2]
@@ -102,7 +102,7 @@ def _dark_opts(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> None:
 
 
 @_does("dark-matter-mk3")
-def _dark(st: MoonrakersState, seat: int, px: PX, action: list) -> None:
+def _dark(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
     px.actions -= 1
     st.discard_from_hand(seat, "D1")
     st.discard_from_hand(seat, "D2")
@@ -117,7 +117,7 @@ def _defender_opts(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> N
 
 
 @_does("defender-5000")
-def _defender(st: MoonrakersState, seat: int, px: PX, action: list) -> None:
+def _defender(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
     from engine.games.moonrakers.execution import card_effect
 
     px.actions -= 1
@@ -133,7 +133,7 @@ def _charge_opts(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> Non
 
 
 @_does("mg-charge-core")
-def _charge(st: MoonrakersState, seat: int, px: PX, action: list) -> None:
+def _charge(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
     px.actions -= 1
     _play_as(st, seat, px, "D1", "D3")
     st.gain(seat, "M")
@@ -146,7 +146,7 @@ def _turrets_opts(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> No
 
 
 @_does("mg2-laser-turrets")
-def _turrets(st: MoonrakersState, seat: int, px: PX, action: list) -> None:
+def _turrets(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
     px.actions -= 1
     st.discard_from_hand(seat, "D1")
     st.discard_from_hand(seat, "D1")
@@ -160,7 +160,7 @@ def _multi_opts(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> None
 
 
 @_does("multi-stage-m1")
-def _multi(st: MoonrakersState, seat: int, px: PX, action: list) -> None:
+def _multi(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
     px.used.add("multi-stage-m1")
     st.push("discard_upto", seat, "multi-stage-m1", 3, 0, "allies")
 
@@ -172,13 +172,13 @@ def _pursuer_opts(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> No
 
 
 @_does("pursuer")
-def _pursuer(st: MoonrakersState, seat: int, px: PX, action: list) -> None:
+def _pursuer(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
     px.used.add("pursuer")
     st.push("discard_upto", seat, "pursuer", 3, 0, "self")
 
 
 @choice("discard_upto")
-def _discard_upto_options(st: MoonrakersState, op: tuple) -> list[Any]:
+def _discard_upto_options(st: MoonrakersState, op: Op) -> list[Any]:
     opts: list[Any] = ["done"]
     if op[3] > 0:
         opts.extend(["discard", c] for c in sorted(set(st.hand[op[1]])))
@@ -186,7 +186,7 @@ def _discard_upto_options(st: MoonrakersState, op: tuple) -> list[Any]:
 
 
 @resolves("discard_upto")
-def _discard_upto(st: MoonrakersState, op: tuple, action: Any) -> None:
+def _discard_upto(st: MoonrakersState, op: Op, action: Any) -> None:
     _, seat, src, left, done, who = op
     if action != "done":
         st.discard_from_hand(seat, action[1])
@@ -212,7 +212,7 @@ def _quantum_opts(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> No
 
 
 @_does("quantum-driver")
-def _quantum(st: MoonrakersState, seat: int, px: PX, action: list) -> None:
+def _quantum(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
     from engine.games.moonrakers.execution import play_cost
 
     px.used.add("quantum-driver")
@@ -231,7 +231,7 @@ def _replicator_opts(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) ->
 
 
 @_does("replicator-mk1")
-def _replicator(st: MoonrakersState, seat: int, px: PX, action: list) -> None:
+def _replicator(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
     from engine.games.moonrakers.execution import card_effect
 
     px.actions -= 1
@@ -248,7 +248,7 @@ def _symbiote_opts(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> N
 
 
 @_does("symbiote-9000")
-def _symbiote(st: MoonrakersState, seat: int, px: PX, action: list) -> None:
+def _symbiote(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
     px.used.add("symbiote-9000")
     st.trash_from_hand(seat, action[2])
     st.block(seat, 1)
@@ -267,7 +267,7 @@ def _aclimator_opts(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> 
 
 
 @_does("aclimator-6050")
-def _aclimator(st: MoonrakersState, seat: int, px: PX, action: list) -> None:
+def _aclimator(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
     px.used.add("aclimator-6050")
     t = action[2]
     st.rem["S"] = st.rem.get("S", 0) + st.rem[t]
@@ -295,7 +295,7 @@ def _arbiter_opts(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> No
 
 
 @_does("arbiter")
-def _arbiter(st: MoonrakersState, seat: int, px: PX, action: list) -> None:
+def _arbiter(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
     if action[2] == "copy":
         st.io_spend(seat, "arbiter", 3)
         st.gain(seat, action[3])
@@ -312,7 +312,7 @@ def _upgrade(part: str, basic: str, advanced: str) -> None:
         if part not in px.used and basic in st.hand[seat]:
             opts.append(["ability", part])
 
-    def do(st: MoonrakersState, seat: int, px: PX, action: list) -> None:
+    def do(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
         px.used.add(part)
         st.trash_from_hand(seat, basic)
         st.gain(seat, advanced)
@@ -335,7 +335,7 @@ def _contributor_opts(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -
 
 
 @_does("contributor-mk2")
-def _contributor(st: MoonrakersState, seat: int, px: PX, action: list) -> None:
+def _contributor(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
     px.used.add("contributor-mk2")
     st.gain(action[2], action[3], "hand")
 
@@ -350,7 +350,7 @@ def _eternal_opts(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> No
 
 
 @_does("eternal")
-def _eternal(st: MoonrakersState, seat: int, px: PX, action: list) -> None:
+def _eternal(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
     if action[2] == "spend":
         st.io_spend(seat, "eternal", 4)
         st.prestige[seat] += 1
@@ -375,8 +375,9 @@ def _io_part(
         if st.io[seat].get(part, 0) >= spend_cost and usable(st, seat, px):
             opts.append(["ability", part, "spend"])
 
-    def do(st: MoonrakersState, seat: int, px: PX, action: list) -> None:
+    def do(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
         if action[2] == "charge":
+            assert charge_card is not None
             st.discard_from_hand(seat, charge_card)
             st.io_add(seat, part, 1)
         else:
@@ -439,7 +440,7 @@ def _cache_opts(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> None
 
 
 @_does("io-cache-3050")
-def _cache(st: MoonrakersState, seat: int, px: PX, action: list) -> None:
+def _cache(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
     if action[2] == "spend":
         st.io_spend(seat, "io-cache-3050", 2)
         st.block(seat, 1)
@@ -457,7 +458,7 @@ def _core_opts(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> None:
 
 
 @_does("mg-io-core")
-def _core(st: MoonrakersState, seat: int, px: PX, action: list) -> None:
+def _core(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
     if action[2] == "spend":
         st.io_spend(seat, "mg-io-core", 1)
         st.reduce(seat, "D", 1)
@@ -474,7 +475,7 @@ def _exhaust_opts(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> No
 
 
 @_does("io-exhaust-e1")
-def _exhaust(st: MoonrakersState, seat: int, px: PX, action: list) -> None:
+def _exhaust(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
     st.io_add(seat, "io-exhaust-e1", 1)
     st.draw_cards(seat, 1)
 
@@ -488,7 +489,7 @@ def _gen_opts(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> None:
 
 
 @_does("io-gen-mk1")
-def _gen(st: MoonrakersState, seat: int, px: PX, action: list) -> None:
+def _gen(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
     from engine.games.moonrakers.execution import card_effect, play_crew
 
     st.io_spend(seat, "io-gen-mk1", 3)
@@ -513,7 +514,7 @@ def _hotshot_opts(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> No
 
 
 @_does("io-hotshot-1050")
-def _hotshot(st: MoonrakersState, seat: int, px: PX, action: list) -> None:
+def _hotshot(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
     if action[2] == "roll":
         px.hotshot += 1
         st.roll_die(seat)
@@ -531,7 +532,7 @@ def _pivot_opts(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> None
 
 
 @_does("io-pivot-h2")
-def _pivot(st: MoonrakersState, seat: int, px: PX, action: list) -> None:
+def _pivot(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
     px.used.add("io-pivot-h2")
     st.io_spend(seat, "io-pivot-h2", 1)
     px.dice.remove(action[2])
@@ -545,14 +546,14 @@ def _magnetite_opts(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> 
 
 
 @_does("magnetite-m1")
-def _magnetite(st: MoonrakersState, seat: int, px: PX, action: list) -> None:
+def _magnetite(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
     px.used.add("magnetite-m1")
     for q in reversed(st.allies_of(seat)):
         st.push("magnet_give", q, seat)
 
 
 @choice("magnet_give")
-def _magnet_give_options(st: MoonrakersState, op: tuple) -> list[Any]:
+def _magnet_give_options(st: MoonrakersState, op: Op) -> list[Any]:
     hand = st.hand[op[1]]
     if not hand:
         return []
@@ -560,7 +561,7 @@ def _magnet_give_options(st: MoonrakersState, op: tuple) -> list[Any]:
 
 
 @resolves("magnet_give")
-def _magnet_give(st: MoonrakersState, op: tuple, action: Any) -> None:
+def _magnet_give(st: MoonrakersState, op: Op, action: Any) -> None:
     if action == "pass":
         return
     st.hand_remove(op[1], action[1])
@@ -568,12 +569,12 @@ def _magnet_give(st: MoonrakersState, op: tuple, action: Any) -> None:
 
 
 @choice("magnet_keep")
-def _magnet_keep_options(st: MoonrakersState, op: tuple) -> list[Any]:
+def _magnet_keep_options(st: MoonrakersState, op: Op) -> list[Any]:
     return ["keep", "trash"]
 
 
 @resolves("magnet_keep")
-def _magnet_keep(st: MoonrakersState, op: tuple, action: str) -> None:
+def _magnet_keep(st: MoonrakersState, op: Op, action: str) -> None:
     if action == "keep":
         st.to_hand(op[1], op[2])
     else:
@@ -588,7 +589,7 @@ def _mg_upgrade_opts(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) ->
 
 
 @_does("mg-upgrade-core")
-def _mg_upgrade(st: MoonrakersState, seat: int, px: PX, action: list) -> None:
+def _mg_upgrade(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
     px.used.add("mg-upgrade-core")
     st.trash_from_hand(seat, action[2])
     st.gain(seat, "D+")
@@ -601,7 +602,7 @@ def _mill_opts(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> None:
 
 
 @_does("mill")
-def _mill(st: MoonrakersState, seat: int, px: PX, action: list) -> None:
+def _mill(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
     px.used.add("mill")
     card, _public = st._pop_draw(seat)
     if card is None:
@@ -630,14 +631,14 @@ ABILITY_OPTIONS["phase-drive-mk3"] = _give_card_opts("phase-drive-mk3")
 
 
 @_does("phase-drive-mk3")
-def _phase_drive(st: MoonrakersState, seat: int, px: PX, action: list) -> None:
+def _phase_drive(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
     px.used.add("phase-drive-mk3")
     st.hand_remove(seat, action[3])
     st.to_hand(action[2], action[3])
 
 
 @_does("modulator-t3")
-def _modulator(st: MoonrakersState, seat: int, px: PX, action: list) -> None:
+def _modulator(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
     px.used.add("modulator-t3")
     st.hand_remove(seat, action[3])
     st.to_hand(action[2], action[3])
@@ -645,12 +646,12 @@ def _modulator(st: MoonrakersState, seat: int, px: PX, action: list) -> None:
 
 
 @choice("modulator_back")
-def _modulator_back_options(st: MoonrakersState, op: tuple) -> list[Any]:
+def _modulator_back_options(st: MoonrakersState, op: Op) -> list[Any]:
     return [["give", c] for c in sorted(set(st.hand[op[1]]))]
 
 
 @resolves("modulator_back")
-def _modulator_back(st: MoonrakersState, op: tuple, action: list) -> None:
+def _modulator_back(st: MoonrakersState, op: Op, action: list[Any]) -> None:
     st.hand_remove(op[1], action[1])
     st.to_hand(op[2], action[1])
 
@@ -663,7 +664,7 @@ def _tributor_opts(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> N
 
 
 @_does("tributor")
-def _tributor(st: MoonrakersState, seat: int, px: PX, action: list) -> None:
+def _tributor(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
     px.used.add("tributor")
     st.trash_from_hand(seat, action[2])
     st.trash_from_hand(seat, action[3])
@@ -677,19 +678,19 @@ def _probe_opts(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> None
 
 
 @_does("twin-probe-e2")
-def _probe(st: MoonrakersState, seat: int, px: PX, action: list) -> None:
+def _probe(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
     px.used.add("twin-probe-e2")
     st.top_known[seat] = max(st.top_known[seat], 1)
     st.push("probe", seat)
 
 
 @choice("probe")
-def _probe_choice_options(st: MoonrakersState, op: tuple) -> list[Any]:
+def _probe_choice_options(st: MoonrakersState, op: Op) -> list[Any]:
     return ["keep", "discard"]
 
 
 @resolves("probe")
-def _probe_choice(st: MoonrakersState, op: tuple, action: str) -> None:
+def _probe_choice(st: MoonrakersState, op: Op, action: str) -> None:
     if action == "discard":
         seat = op[1]
         card, _public = st._pop_draw(seat)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.games.moonrakers import objectives
 from engine.games.moonrakers.cards import ADVANCED_KINDS, CREW, PARTS, RULES
-from engine.games.moonrakers.machine import auto, choice, resolves
+from engine.games.moonrakers.machine import Op, auto, choice, resolves
 
 if TYPE_CHECKING:
     from engine.games.moonrakers.state import MoonrakersState
@@ -51,12 +51,12 @@ def _attach(st: MoonrakersState, seat: int, part: str) -> None:
 
 
 @choice("remove_part")
-def _remove_options(st: MoonrakersState, op: tuple) -> list[Any]:
+def _remove_options(st: MoonrakersState, op: Op) -> list[Any]:
     return [["remove", p] for p in st.parts[op[1]]]
 
 
 @resolves("remove_part")
-def _remove(st: MoonrakersState, op: tuple, action: list) -> None:
+def _remove(st: MoonrakersState, op: Op, action: list[Any]) -> None:
     seat, new, bought = op[1], op[2], op[3]
     old = action[1]
     # The replaced part leaves the game; the Action cards it added stay.
@@ -82,12 +82,12 @@ def _armory_cards(st: MoonrakersState) -> list[str]:
 
 
 @choice("free_discard")
-def _free_discard_options(st: MoonrakersState, op: tuple) -> list[Any]:
+def _free_discard_options(st: MoonrakersState, op: Op) -> list[Any]:
     return ["keep", *(["discard", c] for c in _armory_cards(st))]
 
 
 @resolves("free_discard")
-def _free_discard(st: MoonrakersState, op: tuple, action: Any) -> None:
+def _free_discard(st: MoonrakersState, op: Op, action: Any) -> None:
     if action != "keep":
         _discard_armory(st, action[1])
 
@@ -111,7 +111,7 @@ def can_buy_part(st: MoonrakersState, seat: int, part: str) -> bool:
 
 
 @choice("buy")
-def _buy_options(st: MoonrakersState, op: tuple) -> list[Any]:
+def _buy_options(st: MoonrakersState, op: Op) -> list[Any]:
     seat = op[1]
     money = st.credits[seat]
     opts: list[Any] = ["end"]
@@ -130,7 +130,7 @@ def _buy_options(st: MoonrakersState, op: tuple) -> list[Any]:
 
 
 @resolves("buy")
-def _buy(st: MoonrakersState, op: tuple, action: Any) -> None:
+def _buy(st: MoonrakersState, op: Op, action: Any) -> None:
     seat = op[1]
     if action == "end":
         st.push("end_turn", seat)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.games.moonrakers.abilities import ABILITY_DO, ABILITY_OPTIONS  # noqa: F401
 from engine.games.moonrakers.cards import ACTION, ADVANCED_KINDS, ADVANCED_OF, CREW, SAME_TYPE
-from engine.games.moonrakers.machine import auto, choice, resolves
+from engine.games.moonrakers.machine import Op, auto, choice, resolves
 
 if TYPE_CHECKING:
     from engine.games.moonrakers.state import PX, MoonrakersState
@@ -177,12 +177,12 @@ def _lee(st: MoonrakersState, seat: int, src: str) -> None:
 
 
 @choice("lee_pick")
-def _lee_options(st: MoonrakersState, op: tuple) -> list[Any]:
+def _lee_options(st: MoonrakersState, op: Op) -> list[Any]:
     return [["play", c] for c in distinct(st.looking[op[1]])]
 
 
 @resolves("lee_pick")
-def _lee_pick(st: MoonrakersState, op: tuple, action: list) -> None:
+def _lee_pick(st: MoonrakersState, op: Op, action: list[Any]) -> None:
     seat = op[1]
     looking = st.looking[seat]
     looking.remove(action[1])
@@ -195,17 +195,17 @@ def _lee_pick(st: MoonrakersState, op: tuple, action: list) -> None:
 
 
 @choice("choose")
-def _choose_options(st: MoonrakersState, op: tuple) -> list[Any]:
+def _choose_options(st: MoonrakersState, op: Op) -> list[Any]:
     return [["opt", label] for label in op[3]]
 
 
 @resolves("choose")
-def _choose(st: MoonrakersState, op: tuple, action: list) -> None:
+def _choose(st: MoonrakersState, op: Op, action: list[Any]) -> None:
     st.push_ops(op[1], op[2], op[3][action[1]])
 
 
 @choice("trash")
-def _trash_options(st: MoonrakersState, op: tuple) -> list[Any]:
+def _trash_options(st: MoonrakersState, op: Op) -> list[Any]:
     hand = st.hand[op[1]]
     if not hand:
         return []
@@ -216,23 +216,23 @@ def _trash_options(st: MoonrakersState, op: tuple) -> list[Any]:
 
 
 @resolves("trash")
-def _trash(st: MoonrakersState, op: tuple, action: Any) -> None:
+def _trash(st: MoonrakersState, op: Op, action: Any) -> None:
     if action != "none":
         st.trash_from_hand(op[1], action[1])
 
 
 @choice("req_any")
-def _req_any_options(st: MoonrakersState, op: tuple) -> list[Any]:
+def _req_any_options(st: MoonrakersState, op: Op) -> list[Any]:
     return [["req", t] for t in st.open_types()]
 
 
 @resolves("req_any")
-def _req_any(st: MoonrakersState, op: tuple, action: list) -> None:
+def _req_any(st: MoonrakersState, op: Op, action: list[Any]) -> None:
     st.reduce(op[1], action[1], op[3])
 
 
 @choice("give_self")
-def _give_options(st: MoonrakersState, op: tuple) -> list[Any]:
+def _give_options(st: MoonrakersState, op: Op) -> list[Any]:
     seat = op[1]
     if op[2] not in st.px[seat].played:
         return []
@@ -240,13 +240,13 @@ def _give_options(st: MoonrakersState, op: tuple) -> list[Any]:
 
 
 @resolves("give_self")
-def _give_self(st: MoonrakersState, op: tuple, action: list) -> None:
+def _give_self(st: MoonrakersState, op: Op, action: list[Any]) -> None:
     st.px[op[1]].played.remove(op[2])
     st.discard[action[1]].append(op[2])
 
 
 @choice("b3ar")
-def _b3ar_options(st: MoonrakersState, op: tuple) -> list[Any]:
+def _b3ar_options(st: MoonrakersState, op: Op) -> list[Any]:
     seat, src = op[1], op[2]
     found = [c for c in st.px[seat].played if c in CREW and c != src]
     found.extend(c for c in st.discard[seat] if c in CREW)
@@ -254,7 +254,7 @@ def _b3ar_options(st: MoonrakersState, op: tuple) -> list[Any]:
 
 
 @resolves("b3ar")
-def _b3ar(st: MoonrakersState, op: tuple, action: list) -> None:
+def _b3ar(st: MoonrakersState, op: Op, action: list[Any]) -> None:
     seat, card = op[1], action[1]
     played = st.px[seat].played
     if card in played:
@@ -265,14 +265,14 @@ def _b3ar(st: MoonrakersState, op: tuple, action: list) -> None:
 
 
 @choice("myla")
-def _myla_options(st: MoonrakersState, op: tuple) -> list[Any]:
+def _myla_options(st: MoonrakersState, op: Op) -> list[Any]:
     opts: list[Any] = ["done"]
     opts.extend(["discard", c] for c in distinct(st.hand[op[1]]))
     return opts
 
 
 @resolves("myla")
-def _myla(st: MoonrakersState, op: tuple, action: Any) -> None:
+def _myla(st: MoonrakersState, op: Op, action: Any) -> None:
     seat, src, count = op[1], op[2], op[3] if len(op) > 3 else 0
     if action == "done":
         st.draw_cards(seat, count)
@@ -282,7 +282,7 @@ def _myla(st: MoonrakersState, op: tuple, action: Any) -> None:
 
 
 @choice("reroll_any")
-def _reroll_options(st: MoonrakersState, op: tuple) -> list[Any]:
+def _reroll_options(st: MoonrakersState, op: Op) -> list[Any]:
     mask = op[3] if len(op) > 3 else 0
     dice = st.px[op[1]].dice
     values = sorted({v for i, v in enumerate(dice) if v > 0 and not mask >> i & 1})
@@ -292,7 +292,7 @@ def _reroll_options(st: MoonrakersState, op: tuple) -> list[Any]:
 
 
 @resolves("reroll_any")
-def _reroll_any(st: MoonrakersState, op: tuple, action: Any) -> None:
+def _reroll_any(st: MoonrakersState, op: Op, action: Any) -> None:
     if action == "done":
         return
     seat, src = op[1], op[2]
@@ -308,12 +308,12 @@ def _reroll_any(st: MoonrakersState, op: tuple, action: Any) -> None:
 
 
 @choice("zek")
-def _zek_options(st: MoonrakersState, op: tuple) -> list[Any]:
+def _zek_options(st: MoonrakersState, op: Op) -> list[Any]:
     return [["take", c] for c in distinct(st.draw[op[1]])]
 
 
 @resolves("zek")
-def _zek(st: MoonrakersState, op: tuple, action: list) -> None:
+def _zek(st: MoonrakersState, op: Op, action: list[Any]) -> None:
     seat = op[1]
     pile = st.draw[seat]
     pile.remove(action[1])
@@ -324,12 +324,12 @@ def _zek(st: MoonrakersState, op: tuple, action: list) -> None:
 
 
 @choice("discard_n")
-def _discard_n_options(st: MoonrakersState, op: tuple) -> list[Any]:
+def _discard_n_options(st: MoonrakersState, op: Op) -> list[Any]:
     return [["discard", c] for c in distinct(st.hand[op[1]])]
 
 
 @resolves("discard_n")
-def _discard_n(st: MoonrakersState, op: tuple, action: list) -> None:
+def _discard_n(st: MoonrakersState, op: Op, action: list[Any]) -> None:
     seat, src, left = op[1], op[2], op[3]
     st.discard_from_hand(seat, action[1])
     if left > 1:
@@ -337,7 +337,7 @@ def _discard_n(st: MoonrakersState, op: tuple, action: list) -> None:
 
 
 @choice("domi")
-def _domi_options(st: MoonrakersState, op: tuple) -> list[Any]:
+def _domi_options(st: MoonrakersState, op: Op) -> list[Any]:
     from engine.games.moonrakers.cards import PARTS
 
     seat = op[1]
@@ -353,7 +353,7 @@ def _domi_options(st: MoonrakersState, op: tuple) -> list[Any]:
 
 
 @resolves("domi")
-def _domi(st: MoonrakersState, op: tuple, action: list) -> None:
+def _domi(st: MoonrakersState, op: Op, action: list[Any]) -> None:
     seat, part, delta = op[1], action[1], action[2]
     if delta > 0:
         st.io_add(seat, part, 1)
@@ -362,7 +362,7 @@ def _domi(st: MoonrakersState, op: tuple, action: list) -> None:
 
 
 @choice("hakun")
-def _hakun_options(st: MoonrakersState, op: tuple) -> list[Any]:
+def _hakun_options(st: MoonrakersState, op: Op) -> list[Any]:
     cheap = [c for c in st.armory_crew if c is not None and CREW[c].cost <= 2]
     if not cheap:
         return []
@@ -370,7 +370,7 @@ def _hakun_options(st: MoonrakersState, op: tuple) -> list[Any]:
 
 
 @resolves("hakun")
-def _hakun(st: MoonrakersState, op: tuple, action: Any) -> None:
+def _hakun(st: MoonrakersState, op: Op, action: Any) -> None:
     if action == "none":
         return
     from engine.games.moonrakers.buying import take_from_armory
@@ -380,7 +380,7 @@ def _hakun(st: MoonrakersState, op: tuple, action: Any) -> None:
 
 
 @choice("letyba")
-def _letyba_options(st: MoonrakersState, op: tuple) -> list[Any]:
+def _letyba_options(st: MoonrakersState, op: Op) -> list[Any]:
     opts: list[Any] = []
     for card in distinct(st.hand[op[1]]):
         kind = ACTION.get(card)
@@ -395,14 +395,14 @@ def _letyba_options(st: MoonrakersState, op: tuple) -> list[Any]:
 
 
 @resolves("letyba")
-def _letyba(st: MoonrakersState, op: tuple, action: list) -> None:
+def _letyba(st: MoonrakersState, op: Op, action: list[Any]) -> None:
     seat = op[1]
     st.trash_from_hand(seat, action[1])
     st.gain(seat, action[2], "hand")
 
 
 @choice("pat")
-def _pat_options(st: MoonrakersState, op: tuple) -> list[Any]:
+def _pat_options(st: MoonrakersState, op: Op) -> list[Any]:
     out = []
     for i, a in enumerate(PAT_OPTIONS):
         for b in PAT_OPTIONS[i + 1 :]:
@@ -411,9 +411,9 @@ def _pat_options(st: MoonrakersState, op: tuple) -> list[Any]:
 
 
 @resolves("pat")
-def _pat(st: MoonrakersState, op: tuple, action: list) -> None:
+def _pat(st: MoonrakersState, op: Op, action: list[Any]) -> None:
     seat, src = op[1], op[2]
-    ops = []
+    ops: list[tuple[Any, ...]] = []
     for label in action[1:]:
         if label == "act":
             ops.append(("act", 1))
@@ -432,7 +432,7 @@ def _io_move(st: MoonrakersState, seat: int, src: str) -> None:
 
 
 @choice("io_move_to")
-def _io_move_options(st: MoonrakersState, op: tuple) -> list[Any]:
+def _io_move_options(st: MoonrakersState, op: Op) -> list[Any]:
     from engine.games.moonrakers.cards import PARTS
 
     seat, src = op[1], op[2]
@@ -442,7 +442,7 @@ def _io_move_options(st: MoonrakersState, op: tuple) -> list[Any]:
 
 
 @resolves("io_move_to")
-def _io_move_to(st: MoonrakersState, op: tuple, action: list) -> None:
+def _io_move_to(st: MoonrakersState, op: Op, action: list[Any]) -> None:
     st.io_add(op[1], action[1], 1)
 
 
@@ -450,7 +450,7 @@ def _io_move_to(st: MoonrakersState, op: tuple, action: list) -> None:
 
 
 @choice("substitute")
-def _substitute_options(st: MoonrakersState, op: tuple) -> list[Any]:
+def _substitute_options(st: MoonrakersState, op: Op) -> list[Any]:
     card = op[2]
     cat = ACTION[card].cat
     return [
@@ -461,16 +461,16 @@ def _substitute_options(st: MoonrakersState, op: tuple) -> list[Any]:
 
 
 @resolves("substitute")
-def _substitute(st: MoonrakersState, op: tuple, action: list) -> None:
+def _substitute(st: MoonrakersState, op: Op, action: list[Any]) -> None:
     st.gain(op[1], action[1], op[3])
 
 
 @choice("tractor")
-def _tractor_options(st: MoonrakersState, op: tuple) -> list[Any]:
+def _tractor_options(st: MoonrakersState, op: Op) -> list[Any]:
     return [["tractor", "take"], ["tractor", "pass"]]
 
 
 @resolves("tractor")
-def _tractor(st: MoonrakersState, op: tuple, action: list) -> None:
+def _tractor(st: MoonrakersState, op: Op, action: list[Any]) -> None:
     if action[1] == "take":
         st.discard[op[1]].append(op[2])

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.games.moonrakers import objectives
 from engine.games.moonrakers.cards import ACTION, ADVANCED_KINDS, CONTRACTS, CREW, PARTS
-from engine.games.moonrakers.machine import auto, choice, resolves
+from engine.games.moonrakers.machine import Op, auto, choice, resolves
 from engine.games.moonrakers.setup import clear_contract, merc_crew_from_deck
 
 if TYPE_CHECKING:
@@ -33,7 +33,7 @@ def _px_class() -> type:
 
 @auto("exec_start")
 def _exec_start(st: MoonrakersState, ml: int) -> None:
-    rec = CONTRACTS[st.contract]
+    rec = CONTRACTS[st.cid]
     px_cls = _px_class()
     st.px = [None] * st.num_players
     for p in st.participants:
@@ -108,14 +108,14 @@ def _leech(st: MoonrakersState, seat: int, src: str) -> None:
 
 
 @choice("reformer")
-def _reformer_options(st: MoonrakersState, op: tuple) -> list[Any]:
+def _reformer_options(st: MoonrakersState, op: Op) -> list[Any]:
     opts: list[Any] = [["reformer", "miss"]]
     opts.extend(["reformer", "trash", c] for c in sorted(set(st.hand[op[1]])))
     return opts
 
 
 @resolves("reformer")
-def _reformer(st: MoonrakersState, op: tuple, action: list) -> None:
+def _reformer(st: MoonrakersState, op: Op, action: list[Any]) -> None:
     seat = op[1]
     if action[1] == "miss":
         st.gain(seat, "M")
@@ -161,8 +161,8 @@ def play_cost(st: MoonrakersState, seat: int, px: PX, card: str) -> int:
 
 
 @choice("step")
-def step_options(st: MoonrakersState, op: tuple) -> list[Any]:
-    from engine.games.moonrakers.effects import ABILITY_OPTIONS
+def step_options(st: MoonrakersState, op: Op) -> list[Any]:
+    from engine.games.moonrakers.abilities import ABILITY_OPTIONS
     from engine.games.moonrakers.state import STEP_CAP
 
     seat = op[1]
@@ -219,8 +219,9 @@ def step_options(st: MoonrakersState, op: tuple) -> list[Any]:
 
 
 @resolves("step")
-def _step(st: MoonrakersState, op: tuple, action: Any) -> None:
-    from engine.games.moonrakers.effects import ABILITY_DO, io_crew_ability
+def _step(st: MoonrakersState, op: Op, action: Any) -> None:
+    from engine.games.moonrakers.abilities import ABILITY_DO
+    from engine.games.moonrakers.effects import io_crew_ability
 
     seat = op[1]
     px = st.px[seat]
@@ -354,12 +355,12 @@ def _tuner(st: MoonrakersState, seat: int, count: int) -> None:
 
 
 @choice("tuner_pick")
-def _tuner_options(st: MoonrakersState, op: tuple) -> list[Any]:
+def _tuner_options(st: MoonrakersState, op: Op) -> list[Any]:
     return ["keep", "redraw"]
 
 
 @resolves("tuner_pick")
-def _tuner_pick(st: MoonrakersState, op: tuple, action: str) -> None:
+def _tuner_pick(st: MoonrakersState, op: Op, action: str) -> None:
     seat, count = op[1], op[2]
     card = st.looking[seat].pop()
     if action == "keep":
@@ -374,7 +375,7 @@ def _tuner_pick(st: MoonrakersState, op: tuple, action: str) -> None:
 
 
 def _ml_share(st: MoonrakersState) -> tuple[int, int]:
-    rec = CONTRACTS[st.contract]
+    rec = CONTRACTS[st.cid]
     prestige = rec.prestige - sum(d[0] for d in st.deals.values())
     credits = rec.credits - sum(d[1] for d in st.deals.values())
     return prestige, credits
@@ -396,6 +397,7 @@ def _merc_options(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> No
 
 def _use_merc(st: MoonrakersState, seat: int, px: PX, index: int) -> None:
     card = st.merc_row[index]
+    assert card is not None
     st.merc_row[index] = None
     if card in CREW:
         # A Mercenary crew: 1 Prestige from the reward; its ability applies; then it
@@ -420,7 +422,7 @@ def _use_merc(st: MoonrakersState, seat: int, px: PX, index: int) -> None:
 
 @auto("exec_end")
 def _exec_end(st: MoonrakersState, ml: int) -> None:
-    rec = CONTRACTS[st.contract]
+    rec = CONTRACTS[st.cid]
     parts = st.participants
     for p in parts:
         if "mg1-rail-gun" in st.parts[p] and st.px[p].n["S"] == 0:
@@ -488,7 +490,7 @@ def _exec_end(st: MoonrakersState, ml: int) -> None:
 
 
 @choice("bonus")
-def _bonus_options(st: MoonrakersState, op: tuple) -> list[Any]:
+def _bonus_options(st: MoonrakersState, op: Op) -> list[Any]:
     opts: list[Any] = []
     if st.crew_deck:
         opts.append(["bonus", "crew"])
@@ -500,15 +502,19 @@ def _bonus_options(st: MoonrakersState, op: tuple) -> list[Any]:
 
 
 @resolves("bonus")
-def _bonus(st: MoonrakersState, op: tuple, action: list) -> None:
+def _bonus(st: MoonrakersState, op: Op, action: list[Any]) -> None:
     from engine.games.moonrakers.buying import install
 
     seat = op[1]
     what = action[1]
     if what == "crew":
-        st.discard[seat].append(st.pop_top(st.crew_deck, st.crew_mask))
+        crew = st.pop_top(st.crew_deck, st.crew_mask)
+        assert crew is not None
+        st.discard[seat].append(crew)
     elif what == "part":
-        install(st, seat, st.pop_top(st.part_deck, st.part_mask), bought=False)
+        part = st.pop_top(st.part_deck, st.part_mask)
+        assert part is not None
+        install(st, seat, part, bought=False)
     else:
         st.gain(seat, what)
 
@@ -544,14 +550,14 @@ def _draw_hand(st: MoonrakersState, seat: int) -> None:
 
 
 @choice("tesselator")
-def _tesselator_options(st: MoonrakersState, op: tuple) -> list[Any]:
+def _tesselator_options(st: MoonrakersState, op: Op) -> list[Any]:
     opts: list[Any] = ["none"]
     opts.extend(["top", c] for c in sorted(set(st.discard[op[1]])))
     return opts
 
 
 @resolves("tesselator")
-def _tesselator(st: MoonrakersState, op: tuple, action: Any) -> None:
+def _tesselator(st: MoonrakersState, op: Op, action: Any) -> None:
     seat = op[1]
     if action == "none":
         return
@@ -568,7 +574,7 @@ def _finish_contract(st: MoonrakersState, ml: int) -> None:
     from engine.games.moonrakers.planning import draw_contract
 
     # the attempted contract is discarded and its slot refilled.
-    st.cdiscard.append(st.contract)
+    st.cdiscard.append(st.cid)
     slot = st.slot
     clear_contract(st)
     st.row[slot] = draw_contract(st)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+Op = tuple[Any, ...]
 AUTO: dict[str, Callable[..., None]] = {}
 OPTIONS: dict[str, Callable[..., list[Any]]] = {}
 RESOLVE: dict[str, Callable[..., None]] = {}

@@ -114,14 +114,14 @@ CONTRACT_GOALS: dict[str, ContractGoal] = {
     "technologic": lambda st, s, px, done, failed, typ: len(px.advkinds) >= 3,
     "untouchable": lambda st, s, px, done, failed, typ: px.block_eff >= 2 and not px.n["S"],
     "weird-flex": lambda st, s, px, done, failed, typ: (
-        done and _solo(st, s) and CONTRACTS[st.contract].mode == "flex"
+        done and _solo(st, s) and CONTRACTS[st.cid].mode == "flex"
     ),
 }
 
 
 def check_contract(st: MoonrakersState) -> None:
     completed, failed, _success = st.outcome
-    typ = CONTRACTS[st.contract].type
+    typ = CONTRACTS[st.cid].type
     for seat in st.participants:
         px = st.px[seat]
         done = seat in completed

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.games.moonrakers import objectives
 from engine.games.moonrakers.cards import CONTRACTS, RULES
-from engine.games.moonrakers.machine import auto, choice, resolves
+from engine.games.moonrakers.machine import Op, auto, choice, resolves
 from engine.games.moonrakers.setup import clear_contract
 
 if TYPE_CHECKING:
@@ -64,7 +64,7 @@ def _start_turn(st: MoonrakersState, seat: int) -> None:
 
 
 @choice("plan")
-def _plan_options(st: MoonrakersState, op: tuple) -> list[Any]:
+def _plan_options(st: MoonrakersState, op: Op) -> list[Any]:
     opts: list[Any] = ["base"]
     slots = [i for i, c in enumerate(st.row) if c is not None]
     opts.extend(["contract", i] for i in slots)
@@ -74,7 +74,7 @@ def _plan_options(st: MoonrakersState, op: tuple) -> list[Any]:
 
 
 @resolves("plan")
-def _plan(st: MoonrakersState, op: tuple, action: Any) -> None:
+def _plan(st: MoonrakersState, op: Op, action: Any) -> None:
     ml = op[1]
     if action == "base":
         for step in reversed(
@@ -127,7 +127,7 @@ def _draw_objectives(st: MoonrakersState, seat: int) -> None:
 
 
 @choice("keep_objective")
-def _keep_options(st: MoonrakersState, op: tuple) -> list[Any]:
+def _keep_options(st: MoonrakersState, op: Op) -> list[Any]:
     picks = st.obj_pick[op[1]]
     if len(picks) < 2:
         return ["keep_all"]
@@ -135,7 +135,7 @@ def _keep_options(st: MoonrakersState, op: tuple) -> list[Any]:
 
 
 @resolves("keep_objective")
-def _keep(st: MoonrakersState, op: tuple, action: Any) -> None:
+def _keep(st: MoonrakersState, op: Op, action: Any) -> None:
     seat = op[1]
     picks = st.obj_pick[seat]
     if action != "keep_all":
@@ -155,7 +155,7 @@ def _gain_credits(st: MoonrakersState, seat: int, amount: int) -> None:
 
 
 @choice("free_replace")
-def _free_replace_options(st: MoonrakersState, op: tuple) -> list[Any]:
+def _free_replace_options(st: MoonrakersState, op: Op) -> list[Any]:
     if not (st.cdeck or st.cdiscard):
         return []
     opts: list[Any] = ["no_replace"]
@@ -164,7 +164,7 @@ def _free_replace_options(st: MoonrakersState, op: tuple) -> list[Any]:
 
 
 @resolves("free_replace")
-def _free_replace(st: MoonrakersState, op: tuple, action: Any) -> None:
+def _free_replace(st: MoonrakersState, op: Op, action: Any) -> None:
     if action != "no_replace":
         replace_slot(st, action[1])
 
@@ -182,7 +182,7 @@ def _refresh_hand(st: MoonrakersState, seat: int) -> None:
 
 
 def _available(st: MoonrakersState) -> tuple[int, int, int, int]:
-    rec = CONTRACTS[st.contract]
+    rec = CONTRACTS[st.cid]
     p, c, b, h = rec.prestige, rec.credits, rec.bonus, rec.hazard_dice
     for deal in st.deals.values():
         p -= deal[0]
@@ -193,7 +193,7 @@ def _available(st: MoonrakersState) -> tuple[int, int, int, int]:
 
 
 @choice("negotiate")
-def _negotiate_options(st: MoonrakersState, op: tuple) -> list[Any]:
+def _negotiate_options(st: MoonrakersState, op: Op) -> list[Any]:
     ml = op[1]
     opts: list[Any] = ["go"]
     for i in range(1, st.num_players):
@@ -204,7 +204,7 @@ def _negotiate_options(st: MoonrakersState, op: tuple) -> list[Any]:
 
 
 @resolves("negotiate")
-def _negotiate(st: MoonrakersState, op: tuple, action: Any) -> None:
+def _negotiate(st: MoonrakersState, op: Op, action: Any) -> None:
     ml = op[1]
     if action == "go":
         st.push("exec_start", ml)
@@ -218,7 +218,7 @@ def _negotiate(st: MoonrakersState, op: tuple, action: Any) -> None:
 
 
 @choice("offer")
-def _offer_options(st: MoonrakersState, op: tuple) -> list[Any]:
+def _offer_options(st: MoonrakersState, op: Op) -> list[Any]:
     field = op[2]
     avail = _available(st)[field]
     name = FIELDS[field]
@@ -226,20 +226,23 @@ def _offer_options(st: MoonrakersState, op: tuple) -> list[Any]:
 
 
 @resolves("offer")
-def _offer(st: MoonrakersState, op: tuple, action: Any) -> None:
+def _offer(st: MoonrakersState, op: Op, action: Any) -> None:
+    assert st.offer is not None
     st.offer[op[2]] = action[1]
 
 
 @choice("answer")
-def _answer_options(st: MoonrakersState, op: tuple) -> list[Any]:
+def _answer_options(st: MoonrakersState, op: Op) -> list[Any]:
     return ["accept", "decline"]
 
 
 @resolves("answer")
-def _answer(st: MoonrakersState, op: tuple, action: Any) -> None:
+def _answer(st: MoonrakersState, op: Op, action: Any) -> None:
     seat = op[1]
     if action == "accept":
-        st.deals[seat] = tuple(st.offer)
+        offer = st.offer
+        assert offer is not None
+        st.deals[seat] = (offer[0], offer[1], offer[2], offer[3])
         st.participants.append(seat)
         order = st.ml
         st.participants.sort(key=lambda s: (s - order) % st.num_players)
@@ -254,12 +257,12 @@ def _answer(st: MoonrakersState, op: tuple, action: Any) -> None:
 
 
 @choice("join")
-def _join_options(st: MoonrakersState, op: tuple) -> list[Any]:
+def _join_options(st: MoonrakersState, op: Op) -> list[Any]:
     return ["join", "pass"]
 
 
 @resolves("join")
-def _join(st: MoonrakersState, op: tuple, action: Any) -> None:
+def _join(st: MoonrakersState, op: Op, action: Any) -> None:
     if action == "join":
         st.participants.append(op[1])
 

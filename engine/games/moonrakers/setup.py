@@ -7,7 +7,7 @@ to Head contracts and keeps IO crew out of the Mercenary deck.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from engine.games.moonrakers.cards import (
     ADVANCED_KINDS,
@@ -18,7 +18,7 @@ from engine.games.moonrakers.cards import (
     RULES,
     ids_for,
 )
-from engine.games.moonrakers.machine import auto, choice, resolves
+from engine.games.moonrakers.machine import Op, auto, choice, resolves
 
 if TYPE_CHECKING:
     from engine.games.moonrakers.state import MoonrakersState
@@ -56,6 +56,7 @@ def setup(st: MoonrakersState) -> None:
     aside: list[str] = []
     while len(row) < RULES["face_up_contracts"]["value"] and st.cdeck:
         cid = st.pop_top(st.cdeck, st.cmask)
+        assert cid is not None
         rec = CONTRACTS[cid]
         if rec.mode == "h2h" or rec.hazard_dice > limit:
             aside.append(cid)
@@ -168,13 +169,13 @@ def merc_crew_from_deck(st: MoonrakersState) -> str | None:
 
 
 @choice("drop_objective")
-def _drop_options(st: MoonrakersState, op: tuple) -> list:
+def _drop_options(st: MoonrakersState, op: Op) -> list[Any]:
     picks = st.obj_pick[op[1]]
     return [["drop", o] for o in picks] if len(picks) > 2 else ["keep"]
 
 
 @resolves("drop_objective")
-def _drop(st: MoonrakersState, op: tuple, action: list) -> None:
+def _drop(st: MoonrakersState, op: Op, action: Any) -> None:
     seat = op[1]
     picks = st.obj_pick[seat]
     if action != "keep":

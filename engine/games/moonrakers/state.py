@@ -14,11 +14,11 @@ from typing import Any
 from engine.core.ranking import ranks_from_keys
 from engine.core.state import State
 from engine.games.moonrakers import machine
-from engine.games.moonrakers.cards import ACTION, ADVANCED_KINDS, CONTRACTS, CREW, PARTS, RULES
+from engine.games.moonrakers.cards import ACTION, ADVANCED_KINDS, CREW, PARTS, RULES
 
-HAZARD_FACES = tuple(RULES["hazard_die"]["faces"])  # A-8
-STEP_CAP = RULES["step_cap"]["value"]  # E-moonrakers-2
-IO_SUPPLY = RULES["io_supply"]["value"]
+HAZARD_FACES: tuple[int, ...] = tuple(RULES["hazard_die"]["faces"])  # A-8
+STEP_CAP: int = RULES["step_cap"]["value"]  # E-moonrakers-2
+IO_SUPPLY: int = RULES["io_supply"]["value"]
 ALL = -1  # a deck position known to every seat
 _OPTIONS_GET = machine.OPTIONS.get
 
@@ -53,6 +53,32 @@ class PX:
         "unblocked",
         "rolled",
     )
+
+    actions: int
+    steps: int
+    dice: list[int]
+    blocked: int
+    block_eff: int
+    played: list[str]
+    n: dict[str, int]
+    basic_r: int
+    dmg: int
+    dkinds: set[str]
+    advkinds: set[str]
+    trashed: int
+    io_spent: int
+    cards: int
+    shield_seen: bool
+    dmg_seen: bool
+    react_seen: bool
+    last_cat: str
+    used: set[str]
+    hotshot: int
+    merc_basic: int
+    merc_credits: int
+    merc_prestige: int
+    unblocked: int
+    rolled: int
 
     def __init__(self) -> None:
         self.actions = 1
@@ -147,6 +173,72 @@ _NESTED_FIELDS = (
 class MoonrakersState(State):
     """Moonrakers (base game, optionally with Overload)."""
 
+    # Set up in setup.py; listed here so every module sees their types.
+    ovl: bool
+    hand_size: int
+    round_cap: int
+    over: bool
+    winner: int | None
+    end_reason: str
+    turns: int
+    stack: list[tuple[Any, ...]]
+    cur_opts: list[Any] | None
+    last: dict[str, Any] | None
+    predator: bool
+    ml_share: tuple[int, int]
+    outcome: tuple[list[int], list[int], bool]
+    row: list[str | None]
+    cdeck: list[str]
+    cmask: list[int]
+    cdiscard: list[str]
+    crew_deck: list[str]
+    crew_mask: list[int]
+    part_deck: list[str]
+    part_mask: list[int]
+    armory_crew: list[str | None]
+    armory_parts: list[str | None]
+    obj_deck: list[str]
+    obj_mask: list[int]
+    merc_deck: list[str]
+    merc_mask: list[int]
+    merc_row: list[str | None]
+    adv: dict[str, int] | None
+    credits: list[int]
+    prestige: list[int]
+    hand: list[list[str]]
+    draw: list[list[str]]
+    discard: list[list[str]]
+    known: list[list[str]]
+    looking: list[list[str]]
+    top_known: list[int]
+    top_public: list[int]
+    parts: list[list[str]]
+    io: list[dict[str, int]]
+    inplay: list[list[str]]
+    objs: list[list[str]]
+    claimed: list[list[str]]
+    obj_pick: list[list[str]]
+    first: int
+    ml: int
+    replaced: bool
+    armory_discards: int
+    contract: str | None
+    slot: int
+    h2h: bool
+    counts: tuple[str, ...]
+    participants: list[int]
+    allies: list[int]
+    deals: dict[int, tuple[int, int, int, int]]
+    proposals: list[int]
+    offer: list[int] | None
+    invitee: int | None
+    rem: dict[str, int]
+    score: list[int]
+    kary: int
+    px: Any  # list[PX | None] during Execution, else None
+    xi: int
+    passes: int
+
     # ----- set-up --------------------------------------------------------------------
 
     def setup(self) -> None:
@@ -240,8 +332,11 @@ class MoonrakersState(State):
             return []
         return [q for q in self.participants if q != seat]
 
-    def contract_rec(self) -> Any:
-        return CONTRACTS[self.contract] if self.contract else None
+    @property
+    def cid(self) -> str:
+        """The id of the contract in play (only asked for while there is one)."""
+        assert self.contract is not None
+        return self.contract
 
     # ----- card movement --------------------------------------------------------------
 
