@@ -186,6 +186,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--matches", type=int, default=5, help="matches of each kind")
     parser.add_argument("--game", default=None, help="game for the match cost")
     parser.add_argument("--bot", type=Path, default=RANDOM_BOT, help="bot file for the match")
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["--"]:  # `arena bench-sandbox -- --json` passes the separator through
+        argv = argv[1:]
     args = parser.parse_args(argv)
     report = run(args.runs, args.moves, args.matches, args.game, args.bot)
     if args.json:
