@@ -26,6 +26,7 @@ from tests.workers.sandbox.conftest import (
     prepare,
     seats_for,
 )
+from workers.cgroups import BotCgroup, CgroupManager
 
 # bot file -> the forfeit reason it must get (a regex), or None: it must not forfeit.
 FORFEITS: dict[str, str | None] = {
@@ -176,3 +177,9 @@ def test_sandbox_processes_do_not_outlive_a_dead_worker(tmp_path):
             break
         time.sleep(0.05)
     assert processes_of_uid(uid) == []
+    # The dead worker could not remove its (now empty) cgroup; the next lease of the
+    # uid would. Remove it here so test runs leave nothing behind.
+    manager = CgroupManager()
+    assert BotCgroup(
+        manager.version, {c: f"{b}/uid-{uid}" for c, b in manager.bases.items()}
+    ).remove()
