@@ -223,6 +223,11 @@ def _simulate(hand, req, parts):
     return max(0.0, left - min(draws, max(0, acts)) * 0.5)
 
 
+def _missing(obs, cid):
+    parts = [p for p, _io in _me(obs)["parts"]]
+    return _simulate(obs["hand"], CONTRACTS[cid].req, parts)
+
+
 def _contract_value(obs, cid):
     rec = CONTRACTS[cid]
     me = _me(obs)
@@ -231,14 +236,19 @@ def _contract_value(obs, cid):
     if rec.mode == "h2h":
         score = sum(ACTION[c].req if c in ACTION else 1 for c in hand if _cat(c) in rec.counts)
         return (rec.prestige * 3 + rec.credits * 0.5) * 0.6 - 1 if score >= 4 else -5
-    missing = _simulate(hand, rec.req, parts)
-    if missing > 1.01 or (missing > 0.01 and rec.hazard_dice > 1):
-        return -5
+    missing = _missing(obs, cid)
     hazards = rec.hazard_dice * (1.0 if me["prestige"] > 0 else 0.3)
     if "cloaking-device" in parts and rec.hazard_dice:
         hazards -= 1.0 if me["prestige"] > 0 else 0.3
-    odds = 1.0 if missing < 0.01 else 0.45
-    return odds * (rec.prestige * 3 + rec.credits * 0.6 + rec.bonus * 1.5) - hazards
+    reward = rec.prestige * 3 + rec.credits * 0.6 + rec.bonus * 1.5
+    if missing < 0.01:
+        return reward - hazards
+    if missing <= 1.01 and rec.hazard_dice <= 1:
+        return 0.45 * reward - hazards
+    if len(obs["players"]) >= 2 and missing <= 3.01 and rec.prestige >= 2:
+        # Worth sharing: Allies bring their hands (they get half the Credits).
+        return 0.4 * (rec.prestige * 3 + rec.credits * 0.3) - hazards
+    return -5
 
 
 def _plan(obs, legal):
@@ -263,12 +273,13 @@ def _negotiate(obs, legal):
 
 def _offer(obs, legal):
     field = legal[0][0]
-    values = [a[1] for a in legal]
-    if field == "c":
-        return [field, min(1, max(values))]
-    if field == "h":
-        return [field, max(values)]
-    return [field, 0]
+    top = max(a[1] for a in legal)
+    rec = CONTRACTS[obs["contract"]["id"]]
+    if _missing(obs, rec.id) < 0.01:
+        # We can do it alone: Allies are welcome to carry the hazard dice for a Credit.
+        return [field, {"c": min(1, top), "h": top}.get(field, 0)]
+    # We need help: a fair share of the Credits, no hazard dice, no Prestige.
+    return [field, {"c": min(top, rec.credits // 2)}.get(field, 0)]
 
 
 def _answer(obs, legal):
