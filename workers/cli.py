@@ -327,6 +327,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["bench-sandbox"]:
+        # Its options belong to workers.bench_sandbox; pass them through untouched.
+        argv = ["bench-sandbox", "--", *argv[1:]]
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

@@ -252,6 +252,9 @@ class ProcessPlayer:
         return None
 
     def _keep_stderr(self, chunk: bytes) -> None:
+        # stderr is read in full (only its head is kept), so it counts towards the
+        # per-match output limit: a bot cannot keep the referee busy reading it.
+        self.output_total += len(chunk)
         room = self.limits.stderr_bytes - len(self.stderr)
         self.stderr += chunk[: max(room, 0)]
         self.stderr_dropped += max(len(chunk) - max(room, 0), 0)

@@ -115,3 +115,28 @@ def test_non_utf8_and_missing_files_are_refused(tmp_path):
         handle.writestr("main.py", "def act(o, l):\n    return l[0]\n")
     with pytest.raises(BotLoadError, match="no bot.py"):
         load_bot(str(not_zip_bot))
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"type": "act", "observation": {"dice": [1, 2], "name": "Zek Zarag"}, "legal_actions": []},
+        ["a", 1, -2.5, True, False, None, {"nested": [[], {}]}],
+        'unicode: Ω and \u2603 and "quotes" \\ slash',
+        12345678901234567890,
+    ],
+)
+def test_the_runners_json_codec_agrees_with_the_json_package(value):
+    from bots.sdk import runner
+
+    assert json.loads(runner.dumps(value)) == value
+    assert runner.loads(json.dumps(value)) == value
+    assert runner.loads("  " + json.dumps(value) + "\n") == value
+
+
+@pytest.mark.parametrize("text", ["", "{", '{"a": 1} x', "nope", "[1,]"])
+def test_the_runners_json_codec_rejects_bad_lines(text):
+    from bots.sdk import runner
+
+    with pytest.raises(ValueError):
+        runner.loads(text)
