@@ -95,15 +95,18 @@ def _close_quietly(players: list[ProcessPlayer]) -> None:
             player.close()
 
 
-def play_claimed(match: Match) -> MatchOutcome:
+def play_claimed(match: Match, seats: list[MatchSeat] | None = None) -> MatchOutcome:
     """Play a match this worker has claimed; raise Unplayable or InfrastructureFault."""
-    seats = list(match.seats.select_related("bot_version").order_by("seat"))
+    if seats is None:
+        seats = list(match.seats.select_related("bot_version").order_by("seat"))
     if len(seats) != match.players:
         raise Unplayable(f"the match has {len(seats)} seat rows for {match.players} players")
     try:
         limits = Limits.from_dict(match.limits)
         # Checked before any bot starts, so a bad set-up never leaves processes behind.
-        engine.get_game(match.game).new_state(match.players, match.seed, match.options)
+        game = engine.get_game(match.game)
+        game.check_players(match.players)
+        game.check_options(match.options)
     except (LimitsError, engine.UnknownGame, engine.InvalidSetup) as exc:
         raise Unplayable(str(exc)) from exc
     launcher = worker_launcher()
@@ -140,7 +143,13 @@ def _release(match_id: int, token: uuid.UUID | None) -> None:
 
 def execute_match(match_id: int) -> str:
     """Claim, play and record one match. Returns what happened, for logs and tests."""
-    match = Match.objects.filter(pk=match_id).first()
+    # The match, its seats and their bot versions in one query.
+    seats = list(
+        MatchSeat.objects.filter(match_id=match_id)
+        .select_related("match", "bot_version")
+        .order_by("seat")
+    )
+    match = seats[0].match if seats else Match.objects.filter(pk=match_id).first()
     if match is None:
         return "missing"
     if not match.try_claim():
@@ -148,7 +157,7 @@ def execute_match(match_id: int) -> str:
     token = match.claim_token
     started = time.monotonic()
     try:
-        outcome = play_claimed(match)
+        outcome = play_claimed(match, seats)
     except Unplayable as exc:
         record_failure(match_id, token, str(exc))
         log.warning("match %s failed: %s", match_id, exc)

@@ -100,13 +100,19 @@ def record_result(match_id: int, claim_token: uuid.UUID | str | None, outcome: O
 
 def _record(match_id: int, claim_token: uuid.UUID | str | None, outcome: Outcome) -> Recorded:
     with transaction.atomic():
-        match = Match.objects.select_for_update().get(pk=match_id)
+        # Lock the match row and read its seats in one round trip.
+        seats = list(
+            MatchSeat.objects.filter(match_id=match_id)
+            .select_related("match")
+            .select_for_update(of=("match",))
+            .order_by("seat")
+        )
+        match = seats[0].match if seats else Match.objects.select_for_update().get(pk=match_id)
         if match.is_done():
             return Recorded(match_id, False, match.status)
         stale = claim_token is not None and str(match.claim_token) != str(claim_token)
         if stale:
             log.warning("match %s: recording a result from an older claim", match_id)
-        seats = list(match.seats.order_by("seat"))
         _check_outcome(match, seats, outcome)
         cooperative = _is_cooperative(match.game)
 
@@ -141,10 +147,14 @@ def _record(match_id: int, claim_token: uuid.UUID | str | None, outcome: Outcome
                 "rated",
             ]
         )
-        MatchSeat.objects.bulk_update(
-            seats,
-            ["rank", "score", "forfeit_reason", "stderr", "rating_before", "rating_after"],
-        )
+        # One plain UPDATE per seat: for 2-5 seats this is cheaper than bulk_update's
+        # CASE expression, which costs milliseconds of Python to build.
+        for seat in seats:
+            seat.save(
+                update_fields=[
+                    "rank", "score", "forfeit_reason", "stderr", "rating_before", "rating_after"
+                ]
+            )  # fmt: skip
         _try_finish_tournament(match.tournament_id)
     return Recorded(match_id, True, Match.Status.FINISHED, stale_claim=stale)
 

@@ -21,6 +21,7 @@ import contextlib
 import json
 import multiprocessing
 import os
+import resource
 import signal
 import subprocess
 import sys
@@ -72,7 +73,9 @@ def _pool_warm(_: int) -> int:
     return os.getpid()
 
 
-def _pool_play(job: tuple[str, int, list[str], dict[str, Any], dict[str, Any]]) -> int:
+def _pool_play(
+    job: tuple[str, int, list[str], dict[str, Any], dict[str, Any]],
+) -> tuple[int, float]:
     from workers.limits import Limits
     from workers.players import ProcessPlayer
     from workers.referee import play_match
@@ -88,7 +91,14 @@ def _pool_play(job: tuple[str, int, list[str], dict[str, Any], dict[str, Any]]) 
         for player in players:
             with contextlib.suppress(Exception):
                 player.close()
-    return outcome.decisions
+    return outcome.decisions, outcome.seconds
+
+
+def _cpu_seconds() -> float:
+    """CPU time of this process and of every child it has waited for."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 # ----- the command ------------------------------------------------------------------------------
@@ -125,6 +135,9 @@ class Command(BaseCommand):
         parser.add_argument(
             "--only", choices=("pipeline", "referee"), default=None, help="run one side only"
         )
+        parser.add_argument(
+            "--rounds", type=int, default=1, help="alternate referee and pipeline runs this often"
+        )
         parser.add_argument("--keep", action="store_true", help="keep the bench bots and matches")
         parser.add_argument("--json", action="store_true", help="print one JSON object")
 
@@ -135,6 +148,8 @@ class Command(BaseCommand):
         concurrency = opts["concurrency"]
         if concurrency < 1:
             raise CommandError("--concurrency must be at least 1")
+        if opts["rounds"] < 1:
+            raise CommandError("--rounds must be at least 1")
         try:
             game = engine.get_game(opts["game"])
         except engine.UnknownGame as exc:
@@ -161,12 +176,25 @@ class Command(BaseCommand):
             "broker": settings.CELERY_BROKER_URL.split("://", 1)[0],
             "cpus": os.cpu_count(),
         }
-        if opts["only"] != "pipeline":
-            self._say(opts, f"referee: {n} matches on {concurrency} processes ...")
-            report["referee"] = self.run_referee(jobs, concurrency, isolation)
-        if opts["only"] != "referee":
-            self._say(opts, f"pipeline: {n} matches on {concurrency} Celery worker processes ...")
-            report["pipeline"] = self.run_pipeline(jobs, concurrency, isolation, opts["keep"])
+        rounds = []
+        for number in range(1, opts["rounds"] + 1):
+            # Alternating the two sides spreads any change in the machine's load over both.
+            entry: dict[str, Any] = {}
+            if opts["only"] != "pipeline":
+                self._say(opts, f"round {number}: referee, {n} matches on {concurrency} processes")
+                entry["referee"] = self.run_referee(jobs, concurrency, isolation)
+            if opts["only"] != "referee":
+                self._say(
+                    opts,
+                    f"round {number}: pipeline, {n} matches on {concurrency} Celery worker processes",
+                )
+                entry["pipeline"] = self.run_pipeline(jobs, concurrency, isolation, opts["keep"])
+            rounds.append(entry)
+        report["rounds"] = rounds
+        for side in ("referee", "pipeline"):
+            runs = [entry[side] for entry in rounds if side in entry]
+            if runs:
+                report[side] = _total(runs)
         if "referee" in report and "pipeline" in report:
             report["ratio"] = round(
                 report["pipeline"]["matches_per_second"] / report["referee"]["matches_per_second"],
@@ -189,12 +217,19 @@ class Command(BaseCommand):
         # Forked children must not share (and later close) this process's DB connections.
         connections.close_all()
         context = multiprocessing.get_context("fork")
+        cpu_before = _cpu_seconds()
         with context.Pool(concurrency, initializer=_pool_init, initargs=(isolation,)) as pool:
             pool.map(_pool_warm, range(concurrency))
             started = time.perf_counter()
-            decisions = sum(pool.map(_pool_play, work, chunksize=1))
+            played = pool.map(_pool_play, work, chunksize=1)
             seconds = time.perf_counter() - started
-        return _figures(len(jobs), seconds, decisions)
+            pool.close()
+            pool.join()
+        figures = _figures(len(jobs), seconds, sum(d for d, _ in played))
+        figures["play_seconds_mean"] = round(sum(p for _, p in played) / len(played), 4)
+        # Pool processes and bots, start-up included (a launcher check per process).
+        figures["cpu_seconds"] = round(_cpu_seconds() - cpu_before, 2)
+        return figures
 
     # ----- the real pipeline -------------------------------------------------------------
 
@@ -205,6 +240,7 @@ class Command(BaseCommand):
         queue = f"arena-bench-{uuid.uuid4().hex[:8]}"
         bots = self.bench_bots(jobs[0][0], {name for job in jobs for name in job[2]})
         ids = self.create_matches(jobs, bots)
+        cpu_before = _cpu_seconds()
         worker, log = self.start_worker(queue, concurrency, isolation)
         try:
             with app.producer_or_acquire() as producer:
@@ -217,10 +253,15 @@ class Command(BaseCommand):
             self.stop_worker(worker)
             self.drop_queue(app, queue)
             log.unlink(missing_ok=True)
+        cpu = _cpu_seconds() - cpu_before
         rows = Match.objects.filter(pk__in=ids)
         finished = rows.filter(status=Match.Status.FINISHED, rated=True).count()
         decisions = sum(rows.values_list("decisions", flat=True))
+        played = [d or 0.0 for d in rows.values_list("duration_seconds", flat=True)]
         figures = _figures(len(ids), seconds, decisions)
+        figures["play_seconds_mean"] = round(sum(played) / len(played), 4)
+        # The worker, its pool and the bots, start-up included; not PostgreSQL or Redis.
+        figures["cpu_seconds"] = round(cpu, 2)
         figures["finished_and_rated"] = finished
         figures["failed"] = done - finished
         if not keep:
@@ -351,9 +392,13 @@ class Command(BaseCommand):
         for side in ("referee", "pipeline"):
             if side in report:
                 f = report[side]
+                rounds = ", ".join(f"{r:.2f}" for r in f["rounds_matches_per_second"])
                 out.write(
                     f"  {side:<8} {f['matches_per_second']:8.2f} matches/s  "
-                    f"({f['seconds']:.2f} s, {f['decisions_per_second']:.0f} decisions/s)"
+                    f"({f['seconds']:.2f} s; rounds {rounds}; "
+                    f"{f['decisions_per_second']:.0f} decisions/s; "
+                    f"{f['play_seconds_mean'] * 1000:.0f} ms of play per match; "
+                    f"{f['cpu_seconds']:.1f} CPU s)"
                 )
         if "pipeline" in report and report["pipeline"].get("failed"):
             out.write(f"  warning: {report['pipeline']['failed']} pipeline matches failed")
@@ -362,8 +407,23 @@ class Command(BaseCommand):
             out.write(f"  pipeline / referee = {report['ratio']:.1%} ({verdict} the 90% goal)")
 
 
+def _total(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """All rounds of one side together: matches over the summed seconds."""
+    matches = sum(run["matches"] for run in runs)
+    total = _figures(
+        matches, sum(run["seconds"] for run in runs), sum(run["decisions"] for run in runs)
+    )
+    total["play_seconds_mean"] = round(
+        sum(run["play_seconds_mean"] * run["matches"] for run in runs) / matches, 4
+    )
+    total["cpu_seconds"] = round(sum(run["cpu_seconds"] for run in runs), 2)
+    total["rounds_matches_per_second"] = [run["matches_per_second"] for run in runs]
+    return total
+
+
 def _figures(matches: int, seconds: float, decisions: int) -> dict[str, Any]:
     return {
+        "matches": matches,
         "seconds": round(seconds, 3),
         "matches_per_second": round(matches / seconds, 3) if seconds else None,
         "decisions": decisions,
