@@ -134,6 +134,35 @@ def play_claimed(match: Match, seats: list[MatchSeat] | None = None) -> MatchOut
             _close_quietly(players)
 
 
+def claim(match: Match) -> bool:
+    """Take a queued match for this worker with one conditional UPDATE; False if taken.
+
+    Like `Match.try_claim`, but without reading the row back: the condition includes
+    the attempt count this worker read, so on success the values set here are exact.
+    One round trip less per match matters when the cores are busy with bots.
+    """
+    if match.status != Match.Status.QUEUED:
+        return False
+    now = timezone.now()
+    token = uuid.uuid4()
+    deadline = now + timedelta(seconds=match.deadline_seconds())
+    claimed = Match.objects.filter(
+        pk=match.pk, status=Match.Status.QUEUED, attempts=match.attempts
+    ).update(
+        status=Match.Status.RUNNING,
+        claim_token=token,
+        claimed_at=now,
+        deadline_at=deadline,
+        attempts=match.attempts + 1,
+    )
+    if not claimed:
+        return False
+    match.status, match.claim_token = Match.Status.RUNNING, token
+    match.claimed_at, match.deadline_at = now, deadline
+    match.attempts += 1
+    return True
+
+
 def _release(match_id: int, token: uuid.UUID | None) -> None:
     """Give a claim back so the retry (or the reaper) can take the match again."""
     Match.objects.filter(pk=match_id, status=Match.Status.RUNNING, claim_token=token).update(
@@ -152,8 +181,8 @@ def execute_match(match_id: int) -> str:
     match = seats[0].match if seats else Match.objects.filter(pk=match_id).first()
     if match is None:
         return "missing"
-    if not match.try_claim():
-        return f"skipped ({match.status})"
+    if not claim(match):
+        return "skipped"
     token = match.claim_token
     started = time.monotonic()
     try:

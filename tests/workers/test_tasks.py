@@ -62,7 +62,7 @@ def test_a_queued_match_is_played_recorded_and_rated(owner):
     ranks = sorted(match.seats.values_list("rank", flat=True))
     assert ranks in ([1, 2], [1, 1])
     assert Rating.objects.filter(game="moonrollers").count() == 2
-    assert tasks.execute_match(match.pk) == "skipped (finished)"
+    assert tasks.execute_match(match.pk) == "skipped"
 
 
 def test_a_crashing_bot_forfeits_and_the_match_still_finishes(owner):
@@ -155,3 +155,18 @@ def test_the_reaper_resends_an_old_queued_match_once_per_period(owner, sent, set
     assert tasks.reap_stuck_matches()["resent"] == 1
     assert tasks.reap_stuck_matches()["resent"] == 0
     assert sent == [match.pk]
+
+
+def test_two_workers_reading_the_same_queued_match_claim_it_once(owner):
+    bots = [make_bot(owner, n, reference("random_bot.py")) for n in ("a", "b")]
+    match = make_match(bots)
+    first, second = Match.objects.get(pk=match.pk), Match.objects.get(pk=match.pk)
+    assert tasks.claim(first) is True
+    assert tasks.claim(second) is False
+    stored = Match.objects.get(pk=match.pk)
+    assert (stored.status, stored.attempts, stored.claim_token) == (
+        Match.Status.RUNNING,
+        1,
+        first.claim_token,
+    )
+    assert first.attempts == 1 and stored.deadline_at == first.deadline_at
