@@ -1,5 +1,7 @@
 """Rating maths with no ORM: Elo for ranked tables and for cooperative teams.
 
+(Leaderboard statistics such as the success rate's Wilson interval are in arena/stats.py.)
+
 `arena.services.results` reads the rows, calls these functions with plain
 numbers and writes the answers back in one transaction.
 """
@@ -13,7 +15,6 @@ from arena.ratings.elo_maths import (
     rate_ranked,
     seat_outcome,
 )
-from arena.ratings.stats import wilson_interval
 
 __all__ = [
     "INITIAL_RATING",
@@ -23,5 +24,4 @@ __all__ = [
     "rate_cooperative",
     "rate_ranked",
     "seat_outcome",
-    "wilson_interval",
 ]

@@ -9,7 +9,6 @@ from arena.ratings import (
     rate_cooperative,
     rate_ranked,
     seat_outcome,
-    wilson_interval,
 )
 
 
@@ -103,18 +102,3 @@ def test_stronger_cooperative_bot_ends_above_a_weaker_one_with_random_partners()
         game = update.game
     assert ratings["strong"] > ratings["p3"] > ratings["weak"]
     assert ratings["strong"] - ratings["weak"] > 100
-
-
-def test_wilson_interval_is_the_whole_range_without_trials():
-    assert wilson_interval(0, 0) == (0.0, 1.0)
-
-
-def test_wilson_interval_matches_the_textbook_value():
-    low, high = wilson_interval(5, 10)
-    assert low == pytest.approx(0.2366, abs=1e-4)
-    assert high == pytest.approx(0.7634, abs=1e-4)
-
-
-def test_wilson_interval_stays_inside_zero_and_one():
-    assert wilson_interval(0, 3)[0] == 0.0
-    assert wilson_interval(3, 3)[1] == 1.0
