@@ -26,6 +26,7 @@ import ctypes
 import errno
 import fcntl
 import functools
+import hashlib
 import os
 import pwd
 import re
@@ -186,6 +187,63 @@ class UidLease:
             with contextlib.suppress(OSError):
                 os.close(self._fd)
             self._fd = None
+
+
+_STAGED: dict[str, tuple[Path, Path]] = {}
+
+
+def _stage_library() -> tuple[Path, Path]:
+    """The runner and the engine where an unprivileged uid can read them.
+
+    A checkout inside a private folder (a 0700 temp dir, /root) cannot be bound
+    into a sandbox running as another uid, so such a checkout is copied, keyed by
+    a hash of its contents, into a world-readable folder owned by the worker.
+    """
+    if _world_readable(str(RUNNER)) and _world_readable(str(ENGINE_DIR)):
+        return RUNNER, ENGINE_DIR
+    files = sorted(
+        path for path in ENGINE_DIR.rglob("*") if path.is_file() and "__pycache__" not in path.parts
+    )
+    digest = hashlib.sha256()
+    for path in (RUNNER, *files):
+        digest.update(str(path.relative_to(PROJECT_ROOT)).encode() + b"\0" + path.read_bytes())
+    key = digest.hexdigest()[:20]
+    if key in _STAGED:
+        return _STAGED[key]
+    for base in (
+        "/run/arena-sandbox-lib",
+        os.path.join(tempfile.gettempdir(), "arena-sandbox-lib"),
+    ):
+        root = Path(base) / key
+        try:
+            if not (root / "ready").exists():
+                os.makedirs(base, mode=0o755, exist_ok=True)
+                os.chmod(base, 0o755)
+                staging = Path(tempfile.mkdtemp(dir=base))
+                shutil.copyfile(RUNNER, staging / "runner.py")
+                for path in files:
+                    target = staging / "engine" / path.relative_to(ENGINE_DIR)
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    shutil.copyfile(path, target)
+                for folder, _, names in os.walk(staging):
+                    os.chmod(folder, 0o755)
+                    for name in names:
+                        os.chmod(os.path.join(folder, name), 0o644)
+                (staging / "ready").touch()
+                try:
+                    os.rename(staging, root)
+                except OSError:  # another worker staged the same contents first
+                    shutil.rmtree(staging, ignore_errors=True)
+        except OSError:
+            continue
+        staged = (root / "runner.py", root / "engine")
+        if all(_world_readable(str(path)) for path in staged):
+            _STAGED[key] = staged
+            return staged
+    raise SandboxUnavailable(
+        f"{PROJECT_ROOT} is not readable by an unprivileged uid and no world-readable "
+        "folder could hold a copy of the runner and the engine"
+    )
 
 
 def _lock_dir() -> str:
@@ -475,9 +533,10 @@ class BubblewrapLauncher:
         # Only the standard library: hide third-party packages next to it.
         for hidden in _package_dirs(python, prefix):
             args += ["--tmpfs", hidden, "--remount-ro", hidden]
+        runner, engine_dir = _stage_library() if self.is_root else (RUNNER, ENGINE_DIR)
         args += [
-            "--ro-bind", str(ENGINE_DIR), f"{SANDBOX_LIB}/engine",
-            "--ro-bind", str(RUNNER), SANDBOX_RUNNER,
+            "--ro-bind", str(engine_dir), f"{SANDBOX_LIB}/engine",
+            "--ro-bind", str(runner), SANDBOX_RUNNER,
             "--proc", "/proc",
             "--dev", "/dev",
         ]  # fmt: skip
@@ -508,11 +567,6 @@ class BubblewrapLauncher:
         for path in (RUNNER, ENGINE_DIR):
             if not path.exists():
                 raise SandboxUnavailable(f"{path} is missing")
-            if self.is_root and not _world_readable(str(path)):
-                raise SandboxUnavailable(
-                    f"{path} is not readable by an unprivileged uid (a parent folder is "
-                    "not world-searchable): the sandbox cannot show it to bots"
-                )
         if not self._uids:
             raise SandboxUnavailable("no free uid for sandboxes in the configured range")
         self._static_args()
