@@ -71,8 +71,9 @@ class WorkerProcess:
 
 
 @pytest.fixture
-def queue_name(worker_id: str) -> str:
-    return f"arena-test-{worker_id}-{uuid.uuid4().hex[:8]}"
+def queue_name() -> str:
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    return f"arena-test-{worker}-{uuid.uuid4().hex[:8]}"
 
 
 @pytest.fixture
