@@ -125,10 +125,7 @@ def play_claimed(match: Match, seats: list[MatchSeat] | None = None) -> MatchOut
                     match.game, match.seed, players, match.options, limits.match_seconds
                 )
             except Exception as exc:
-                raise Unplayable(
-                    f"the referee stopped: {type(exc).__name__}: {exc}\n"
-                    + "".join(traceback.format_exception(exc)[-3:])
-                ) from exc
+                raise Unplayable(_describe(exc, "the referee stopped")) from exc
         finally:
             # play_match closes its players; this covers a failure before or inside it.
             _close_quietly(players)
@@ -191,14 +188,27 @@ def execute_match(match_id: int) -> str:
         record_failure(match_id, token, str(exc))
         log.warning("match %s failed: %s", match_id, exc)
         return "failed"
-    except InfrastructureFault:
+    except (InfrastructureFault, DatabaseError):
         _release_or_give_up(match, token)
         raise
+    except OSError as exc:
+        # The temp dir, a bot file or a pipe could not be made: the host, not the match.
+        _release_or_give_up(match, token)
+        raise InfrastructureFault(f"could not prepare the match: {exc}") from exc
+    except Exception as exc:
+        # A bug of ours: retrying would fail the same way, so the match fails, with why.
+        record_failure(match_id, token, _describe(exc, "the worker could not play the match"))
+        log.exception("match %s failed", match_id)
+        return "failed"
     try:
         done = record_result(match_id, token, outcome)
     except DatabaseError:
         _release_or_give_up(match, token)
         raise
+    except Exception as exc:
+        record_failure(match_id, token, _describe(exc, "the result could not be recorded"))
+        log.exception("match %s: result not recorded", match_id)
+        return "failed"
     log.info(
         "match %s %s in %.2fs (%d decisions, ranks %s%s)",
         match_id,
@@ -209,6 +219,10 @@ def execute_match(match_id: int) -> str:
         f", forfeits {outcome.forfeits}" if outcome.forfeits else "",
     )
     return "recorded" if done.recorded else "duplicate"
+
+
+def _describe(exc: BaseException, what: str) -> str:
+    return f"{what}: {type(exc).__name__}: {exc}\n" + "".join(traceback.format_exception(exc)[-3:])
 
 
 def _release_or_give_up(match: Match, token: uuid.UUID | None) -> None:

@@ -170,3 +170,28 @@ def test_two_workers_reading_the_same_queued_match_claim_it_once(owner):
         first.claim_token,
     )
     assert first.attempts == 1 and stored.deadline_at == first.deadline_at
+
+
+def test_a_referee_crash_fails_the_match_with_the_reason(owner, monkeypatch):
+    def broken_referee(*args, **kwargs):
+        raise KeyError("deck")
+
+    monkeypatch.setattr(tasks, "play_match", broken_referee)
+    bots = [make_bot(owner, n, reference("random_bot.py")) for n in ("a", "b")]
+    match = make_match(bots)
+    assert tasks.execute_match(match.pk) == "failed"
+    match.refresh_from_db()
+    assert match.status == Match.Status.FAILED
+    assert "the referee stopped: KeyError" in match.error
+
+
+def test_a_full_disk_is_an_infrastructure_fault(owner, monkeypatch):
+    def no_space(folder, seat):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(tasks, "_bot_file", no_space)
+    bots = [make_bot(owner, n, reference("random_bot.py")) for n in ("a", "b")]
+    match = make_match(bots)
+    with pytest.raises(tasks.InfrastructureFault, match="No space"):
+        tasks.execute_match(match.pk)
+    assert Match.objects.get(pk=match.pk).status == Match.Status.QUEUED
