@@ -30,25 +30,37 @@ UNDAMAGED = {3: 3, 4: 4, 5: 5}
 CHIPS_PER_AREA = 7
 EXPECTED_AP = {2: 4.0, 3: 6.0}
 MARGIN = 1.5
+
+# Team plan.
 GOOD_ENOUGH = 0.9  # head home once the held supplies make success this likely
 MIN_VALUE = 0.5  # chips less likely than this to be undamaged are not worth a trip
-W_CHIP = 15.0
-W_CARD = (5.0, 5.0, 4.0, 3.0, 1.5, 0.5, 0.2)  # by cards already held
-W_DIST = 1.0
-W_HOME = 2.0
-OGS_PRICE = 6.0
-W_ROUTE = 1.0
-W_RESCUE = 40.0
-W_DEATH = 100.0
-AP_PER_DRAW = 4.4
-AP_PER_CHIP = 4.5
-POTENTIAL = 0.5  # supplies still to gather are worth less than supplies in hand
-REFILL_RELIEF = 0.5
-RESERVE_AP = 7.0
+FAR_SLACK = 10  # how far short of the outermost chip the walk out may turn around
+RESERVE_AP = 7.0  # AP one oxygen card is trusted to give on the way home
 RESERVE_MARGIN = 0.0
-KEEP_EMPTY = 0
-OGS_REACH = 5  # build OGS only this close to (or past) the nearest chip worth gathering  # containers left empty for supplies when drawing
-OGS_WHEN_CARDS = 2  # build an OGS only when holding this few oxygen cards  # per future crossing of the space by a crew member  # an OGS chip used up is oxygen the team cannot draw later
+KEEP_EMPTY = 0  # containers left empty for supplies when drawing
+
+# Scores of where a turn ends (in "supplies" of W_CHIP).
+W_CHIP = 25.0
+W_CARD = (5.0, 5.0, 4.0, 3.0, 1.5, 0.5, 0.2)  # an oxygen card drawn, by cards already held
+W_HOME = 2.0  # per move still to go, once heading home
+W_OUT = 0.5  # per move still to go to the far end, when walking out
+OUT_LOW = 50.0  # walking out with one oxygen card left and no OGS under us
+W_ROUTE = 1.0  # per future crossing of a space by a crew member
+W_RESCUE = 40.0  # handing oxygen to a teammate who has none
+W_DEATH = 50.0  # starting a turn without oxygen (times its probability)
+REFILL_RELIEF = 0.5  # that risk counts less next to an active OGS
+OGS_NEAR = 3  # an active OGS this many moves away counts as a refill
+OGS_PRICE = 6.0  # an OGS chip used up is oxygen the team cannot draw later
+OGS_WHEN_CARDS = 2  # build an OGS only when holding this few oxygen cards
+OGS_REACH = 5  # when sweeping, build only this close to (or past) the nearest chip
+AP_PER_DRAW = 4.4
+DRAW_RISK = 1.0  # keep drawing while a storm is at most this likely (twice that when low)
+DRAW_SCALE = 0.0  # extra weight on oxygen drawn while working
+AP_PER_CHIP = 4.5
+TAKE_MAX = 2  # oxygen cards taken from a teammate in one exchange
+KEEP_CARDS = 2  # a teammate keeps at least this many cards when asked for oxygen
+GREEDY_GATHER = False  # gather an adjacent good chip before planning the rest
+POTENTIAL = 0.3  # supplies still to gather are worth less than supplies in hand
 
 
 class View:
@@ -219,7 +231,6 @@ def reach_chance(twos, threes, moves):
     return tail[moves] if moves < len(tail) else 0.0
 
 
-
 def gather_cost(view):
     return 2 if view.role == "veteran" else 3
 
@@ -241,6 +252,18 @@ def chip_room(view, seat=None):
     home = view.moves_home(seat)
     reserve = max(1, int((home + RESERVE_MARGIN) / RESERVE_AP + 0.999))
     return view.capacity(seat) - reserve - len(view.chips(seat))
+
+
+def surplus(view, seat):
+    """Oxygen cards `seat` can hand over and still get home comfortably."""
+    cards = sorted(view.oxygen(seat))
+    if len(cards) <= KEEP_CARDS:
+        return 0
+    home = view.moves_home(seat)
+    need = KEEP_CARDS
+    while need < len(cards) and reach_chance(cards[:need].count(2), cards[:need].count(3), home) < 0.9:
+        need += 1
+    return max(0, len(cards) - need)
 
 
 def storm_risk(view):
@@ -288,6 +311,23 @@ def going_home(view, seat=None):
     return not worth_gathering(view)
 
 
+def mode(view, seat=None):
+    """ "home", "out" (walking to the far end of the work) or "sweep" (gathering inward).
+
+    Containers hold oxygen or supplies, so a crew member walks out while its
+    containers are free for oxygen and gathers on the way back, ending with full
+    containers close to the base.
+    """
+    seat = view.me if seat is None else seat
+    if going_home(view, seat):
+        return "home"
+    targets = worth_gathering(view)
+    far = max(targets)
+    if not view.chips(seat) and view.crew[seat] < far - 1 - FAR_SLACK:
+        return "out"
+    return "sweep"
+
+
 # ----- the turn search ----------------------------------------------------------------
 
 
@@ -312,17 +352,25 @@ class Planner:
         self.view = view
         self.seat = view.me
         self.riding = view.rider == view.me
-        self.home = going_home(view)
+        self.mode = mode(view)
+        self.home = self.mode == "home"
         self.targets = {} if self.riding else worth_gathering(view)
+        self.far = max(self.targets) if self.targets else 0
+        self.ogs_spots = [
+            q
+            for q, space in enumerate(view.track)
+            if space["kind"] == "ogs" and (q == view.pos or q not in view.crew)
+        ]
+        if self.mode == "out":
+            # On the way out only the far chips are worth containers.
+            self.targets = {q: v for q, v in self.targets.items() if q >= self.far - FAR_SLACK}
         self.room = max(0, chip_room(view))
         self.gcost = gather_cost(view)
         self.rcost = 1 if view.role == "inventor" and not view.obs["used"]["inventor"] else 2
         self.cards = view.oxygen()
         self.empty = view.empty()
         self.memo = {}
-        self.mean_value = (
-            sum(self.targets.values()) / len(self.targets) if self.targets else 0.0
-        )
+        self.mean_value = sum(self.targets.values()) / len(self.targets) if self.targets else 0.0
         self.graphs = {}
         self.dist_cache = {}
         self.routable = set() if self.riding or not view.obs["routes_left"] else route_spots(view)
@@ -341,9 +389,18 @@ class Planner:
                     self.needy[other] = W_RESCUE
                 elif oxygen_spare(view, other) < 0 and len(view.oxygen(other)) <= 1:
                     self.needy[other] = W_RESCUE / 4
+        # Teammates with oxygen to spare this seat could take from.
+        self.rich = {}
+        if len(self.cards) <= 2 and not self.riding:
+            for other in range(view.n):
+                if other != view.me and not view.returned[other]:
+                    spare = surplus(view, other)
+                    if spare > 0:
+                        self.rich[other] = spare
         outside = [p for s, p in enumerate(view.crew) if not view.returned[s]]
         self.crossings = {
-            q: sum(1 for p in outside if p > q) + 2 * sum(1 for p in outside if 0 < p < q)
+            q: sum(1 for p in outside if p > q)
+            + 2 * sum(1 for p in outside if 0 < p < q)
             + (2 if view.crew[view.me] == 0 else 0)
             for q in range(view.size)
         }
@@ -411,12 +468,12 @@ class Planner:
         """(score, first action) of the best plan for the rest of this turn."""
         return self.search(self.view.pos, self.view.ap, (), (), False)
 
-    def search(self, p, ap, gathered, routes, built):
-        key = (p, ap, gathered, routes, built)
+    def search(self, p, ap, gathered, routes, built, took=0):
+        key = (p, ap, gathered, routes, built, took)
         if key in self.memo:
             return self.memo[key]
         self.memo[key] = (-1e9, "end")  # guards against cycles
-        best = (self.leaf(p, gathered, routes, built, ap), "end")
+        best = (self.leaf(p, gathered, routes, built, ap, took=took), "end")
         if built:
             self.memo[key] = best
             return best
@@ -428,11 +485,11 @@ class Planner:
                 if q < 0:
                     continue
                 if q == 0:
-                    score = self.leaf(0, gathered, routes, False, 0)
+                    score = self.leaf(0, gathered, routes, False, 0, took=took)
                 elif q == view.rover and view.rider is None and not self.riding:
-                    score = self.leaf(q, gathered, routes, False, 0, boards=True)
+                    score = self.leaf(q, gathered, routes, False, 0, boards=True, took=took)
                 else:
-                    score = self.search(q, ap - 1, gathered, routes, False)[0]
+                    score = self.search(q, ap - 1, gathered, routes, False, took)[0]
                 if score > best[0]:
                     best = (score, name)
         if len(gathered) < min(self.room, self.empty) and ap >= self.gcost:
@@ -440,7 +497,7 @@ class Planner:
                 q = p + d
                 if q in self.targets and q not in gathered:
                     more = tuple(sorted(gathered + (q,)))
-                    score = self.search(p, ap - self.gcost, more, routes, False)[0]
+                    score = self.search(p, ap - self.gcost, more, routes, False, took)[0]
                     if score > best[0]:
                         best = (score, name)
         if ap >= self.rcost and len(routes) < min(2, view.obs["routes_left"]):
@@ -448,14 +505,24 @@ class Planner:
                 q = p + d
                 if q in self.routable and q not in routes and q not in self.occupied and q > 0:
                     added = tuple(sorted(routes + (q,)))
-                    score = self.search(p, ap - self.rcost, gathered, added, False)[0]
+                    score = self.search(p, ap - self.rcost, gathered, added, False, took)[0]
                     if score > best[0]:
                         best = (score, name)
-        share_cost = 0 if view.role == "flight_surgeon" and not view.obs["used"]["flight_surgeon"] else 1
+        share_cost = (
+            0 if view.role == "flight_surgeon" and not view.obs["used"]["flight_surgeon"] else 1
+        )
         if ap >= share_cost and self.givable and not gathered and not routes:
             for other, value in self.needy.items():
                 if abs(view.crew[other] - p) <= 1:
-                    score = self.search(p, ap - share_cost, gathered, routes, False)[0] + value
+                    score = self.search(p, ap - share_cost, gathered, routes, False, took)[0]
+                    if score + value > best[0]:
+                        best = (score + value, f"share:{other}")
+        if ap >= share_cost and not took and not self.home:
+            room = self.empty - len(gathered)
+            for other, surplus in self.rich.items():
+                if abs(view.crew[other] - p) <= 1 and room > 0:
+                    more = min(surplus, room, TAKE_MAX)
+                    score = self.search(p, ap - share_cost, gathered, routes, False, more)[0]
                     if score > best[0]:
                         best = (score, f"share:{other}")
         cost = ogs_cost(view)
@@ -466,55 +533,79 @@ class Planner:
             and not self.home
             and view.track[p]["kind"] != "ogs"
             and len(self.cards) <= OGS_WHEN_CARDS
-            and (not self.targets or p >= min(self.targets) - OGS_REACH)
+            and (self.mode == "out" or not self.targets or p >= min(self.targets) - OGS_REACH)
         ):
             # Build beside us and step onto it: we end the turn on a fresh OGS.
             for d, name in ((1, "ogs+"), (-1, "ogs-")):
                 if (d > 0 and p + 1 < view.size) or (d < 0 and p >= 1):
-                    score = self.leaf(p, gathered, routes, True, ap - cost - 1) - OGS_PRICE
+                    score = self.leaf(p, gathered, routes, True, ap - cost - 1, took=took)
+                    score -= OGS_PRICE
                     if score > best[0]:
                         best = (score, name)
         self.memo[key] = best
         return best
 
-    def leaf(self, p, gathered, routes, on_new_ogs, ap_left, boards=False):
+    def leaf(self, p, gathered, routes, on_new_ogs, ap_left, boards=False, took=0):
         """Score the end of the turn at `p`: supplies now, supplies still to come, risk."""
         view = self.view
         riding = self.riding or boards
-        score = 0.0
+        score = 0.01 * ap_left  # among equal plans, the one that spends less AP
         for q in gathered:
             score += W_CHIP * self.targets[q]
         for q in routes:
             score += W_ROUTE * self.crossings[q]
         if p == 0:
+            if self.mode == "out":
+                score -= W_OUT * self.far + W_DEATH / 2  # gave up before starting
             return score  # safe, and nothing more to gather
-        cards = len(self.cards)
-        empty = self.empty - len(gathered)
+        hand = self.cards + [2] * took
+        cards = len(hand)
+        empty = self.empty - len(gathered) - took
         on_ogs = on_new_ogs or (view.track[p]["kind"] == "ogs" and not riding)
         drawn = 0.0
         if on_ogs and empty > 0:
             keep = KEEP_EMPTY if (not self.home and self.room > len(gathered)) else 0
             drawn = expected_draws(view, max(0, empty - keep))
         dist = self.distances(p, routes)
+        if self.mode == "out" and not gathered:
+            # Walking out: get to the far end with oxygen to spare or an OGS to refill at.
+            score -= W_OUT * abs(self.far - 1 - p)
+            whole = int(drawn)
+            for k in range(whole + 1):
+                weight = W_CARD[min(cards + k, len(W_CARD) - 1)]
+                score += weight * (1.0 if k < whole else drawn - whole)
+            if cards + drawn < 0.5:
+                score -= W_DEATH
+            elif cards + drawn < 1.5:
+                score -= OUT_LOW  # one bad roll from stranded
+            return score
         home_moves = dist.get(0, 30)
         if boards:
             home_moves = (home_moves + 1) // 2
-        future = sum(EXPECTED_AP[v] for v in self.cards) + AP_PER_DRAW * drawn
+        if drawn and not self.home:
+            whole = int(drawn)
+            for k in range(whole + 1):
+                weight = W_CARD[min(cards + k, len(W_CARD) - 1)] * DRAW_SCALE
+                score += weight * (1.0 if k < whole else drawn - whole)
+        future = sum(EXPECTED_AP[v] for v in hand) + AP_PER_DRAW * drawn
         if cards + drawn < 0.5:
             score -= W_DEATH  # nobody can start a turn without oxygen
         else:
-            twos = self.cards.count(2) + int(drawn * 0.67 + 0.5)
-            threes = self.cards.count(3) + int(drawn * 0.33 + 0.5)
+            twos = hand.count(2) + int(drawn * 0.67 + 0.5)
+            threes = hand.count(3) + int(drawn * 0.33 + 0.5)
             risk = 1.0 - reach_chance(twos, threes, home_moves)
             if risk > 0:
-                refill = on_ogs or (view.obs["ogs_left"] > 0 and not riding)
+                refill = on_ogs or any(dist.get(q, 99) <= OGS_NEAR for q in self.ogs_spots)
                 score -= W_DEATH * risk * (REFILL_RELIEF if refill else 1.0)
         if self.home:
             return score - W_HOME * home_moves
-        room_left = min(self.room - len(gathered), view.capacity() - len(view.chips()) - len(gathered) - 1)
+        room_left = min(
+            self.room - len(gathered), view.capacity() - len(view.chips()) - len(gathered) - 1
+        )
         rest = [q for q in self.targets if q not in gathered]
         if rest and room_left > 0 and not riding:
-            spots = [(dist[s], s) for q in rest for s in (q - 1, q + 1) if s in dist and s > 0]
+            inward = [q for q in rest if q <= p + 1] or rest
+            spots = [(dist[s], s) for q in inward for s in (q - 1, q + 1) if s in dist and s > 0]
             if not spots:
                 return score
             near, spot = min(spots)
@@ -558,7 +649,7 @@ def replenish(view, legal):
         return "stop"
     risk = storm_risk(view)
     cards = len(view.oxygen())
-    if cards <= 1 or risk <= 0.15 or (risk <= 0.3 and cards <= 2):
+    if cards <= 1 or risk <= DRAW_RISK or (risk <= 2 * DRAW_RISK and cards <= 2):
         return "draw"
     return "stop"
 
@@ -571,23 +662,32 @@ def needs_oxygen(view, seat):
 
 def share(view, legal):
     partner = view.obs["share"]["with"]
-    if not needs_oxygen(view, partner):
+    moved = view.obs["share"]["moved_mine"]
+    if needs_oxygen(view, partner):
+        mine = view.oxygen()
+        if len(mine) < 2 and view.moves_home() > 1:
+            return "done"
+        if view.oxygen(partner) and oxygen_spare(view) < EXPECTED_AP[min(mine)]:
+            return "done"
+        theirs = view.obs["containers"][partner]
+        for value in (2, 3):
+            for i, item in enumerate(view.slots):
+                if not item or item.get("oxygen") != value:
+                    continue
+                if f"give:{i}" in legal:
+                    return f"give:{i}"
+                for j, other in enumerate(theirs):
+                    if other and "area" in other and f"swap:{i}:{j}" in legal:
+                        return f"swap:{i}:{j}"
         return "done"
-    mine = view.oxygen()
-    if len(mine) < 2 and view.moves_home() > 1:
-        return "done"
-    if view.oxygen(partner) and oxygen_spare(view) < EXPECTED_AP[min(mine)]:
-        return "done"
-    theirs = view.obs["containers"][partner]
-    for value in (2, 3):
-        for i, item in enumerate(view.slots):
-            if not item or item.get("oxygen") != value:
-                continue
-            if f"give:{i}" in legal:
-                return f"give:{i}"
-            for j, other in enumerate(theirs):
-                if other and "area" in other and f"swap:{i}:{j}" in legal:
-                    return f"swap:{i}:{j}"
+    # Otherwise take spare oxygen from a well-stocked teammate.
+    taken = sum(1 for i, flag in enumerate(moved) if flag and view.slots[i])
+    if taken < min(TAKE_MAX, surplus(view, partner)) and len(view.oxygen()) <= 2 + taken:
+        theirs = view.obs["containers"][partner]
+        for value in (3, 2):
+            for j, item in enumerate(theirs):
+                if item and item.get("oxygen") == value and f"take:{j}" in legal:
+                    return f"take:{j}"
     return "done"
 
 
@@ -604,7 +704,15 @@ def main_action(view, legal):
     for i, item in enumerate(view.slots):
         if item and item.get("broken") is True and f"abandon:{i}-" in legal:
             return f"abandon:{i}-"
-    score, action = Planner(view).best()
+    planner = Planner(view)
+    if GREEDY_GATHER and not planner.home and planner.room > 0:
+        best, best_value = None, MIN_VALUE
+        for action, q in (("gather+", view.pos + 1), ("gather-", view.pos - 1)):
+            if action in legal and planner.targets.get(q, 0.0) >= best_value:
+                best, best_value = action, planner.targets[q]
+        if best:
+            return best
+    score, action = planner.best()
     if action in legal:
         return action
     return "end"
