@@ -365,7 +365,7 @@ class MoonAdventureState(State):
         moved_theirs = self.moved_theirs
         free_mine = [i for i, item in enumerate(mine) if item and not moved_mine[i]]
         free_theirs = [j for j, item in enumerate(theirs) if item and not moved_theirs[j]]
-        acts = []
+        acts: list[str] = []
         if EMPTY in theirs:
             acts.extend(f"give:{i}" for i in free_mine)
         if EMPTY in mine:
