@@ -28,7 +28,9 @@ fi
 if ! "$VENV/bin/python" -c 'import elo' 2>/dev/null; then
     constraint=$(mktemp)
     echo 'setuptools<58' > "$constraint"
-    PIP_CONSTRAINT="$constraint" "$VENV/bin/python" -m pip install -q 'elo==0.1.1'
+    # pip 26.3 reads build constraints from PIP_BUILD_CONSTRAINT; older pips from PIP_CONSTRAINT.
+    PIP_CONSTRAINT="$constraint" PIP_BUILD_CONSTRAINT="$constraint" \
+        "$VENV/bin/python" -m pip install -q "elo==0.1.1"
     rm -f "$constraint"
 fi
 
