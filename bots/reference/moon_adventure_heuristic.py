@@ -36,7 +36,6 @@ GOOD_ENOUGH = 0.9  # head home once the held supplies make success this likely
 MIN_VALUE = 0.5  # chips less likely than this to be undamaged are not worth a trip
 FAR_SLACK = 10  # how far short of the outermost chip the walk out may turn around
 RESERVE_AP = 7.0  # AP one oxygen card is trusted to give on the way home
-RESERVE_MARGIN = 0.0
 KEEP_EMPTY = 0  # containers left empty for supplies when drawing
 
 # Scores of where a turn ends (in "supplies" of W_CHIP).
@@ -54,12 +53,10 @@ OGS_PRICE = 6.0  # an OGS chip used up is oxygen the team cannot draw later
 OGS_WHEN_CARDS = 2  # build an OGS only when holding this few oxygen cards
 OGS_REACH = 5  # when sweeping, build only this close to (or past) the nearest chip
 AP_PER_DRAW = 4.4
-DRAW_RISK = 1.0  # keep drawing while a storm is at most this likely (twice that when low)
-DRAW_SCALE = 0.0  # extra weight on oxygen drawn while working
+DRAW_RISK = 1.0  # draw while a storm is at most this likely (twice that when low): always
 AP_PER_CHIP = 4.5
 TAKE_MAX = 2  # oxygen cards taken from a teammate in one exchange
 KEEP_CARDS = 2  # a teammate keeps at least this many cards when asked for oxygen
-GREEDY_GATHER = False  # gather an adjacent good chip before planning the rest
 POTENTIAL = 0.3  # supplies still to gather are worth less than supplies in hand
 
 
@@ -250,7 +247,7 @@ def chip_room(view, seat=None):
     """How many more chips this seat should carry, keeping oxygen for the way home."""
     seat = view.me if seat is None else seat
     home = view.moves_home(seat)
-    reserve = max(1, int((home + RESERVE_MARGIN) / RESERVE_AP + 0.999))
+    reserve = max(1, int(home / RESERVE_AP + 0.999))
     return view.capacity(seat) - reserve - len(view.chips(seat))
 
 
@@ -261,7 +258,9 @@ def surplus(view, seat):
         return 0
     home = view.moves_home(seat)
     need = KEEP_CARDS
-    while need < len(cards) and reach_chance(cards[:need].count(2), cards[:need].count(3), home) < 0.9:
+    while (
+        need < len(cards) and reach_chance(cards[:need].count(2), cards[:need].count(3), home) < 0.9
+    ):
         need += 1
     return max(0, len(cards) - need)
 
@@ -582,11 +581,6 @@ class Planner:
         home_moves = dist.get(0, 30)
         if boards:
             home_moves = (home_moves + 1) // 2
-        if drawn and not self.home:
-            whole = int(drawn)
-            for k in range(whole + 1):
-                weight = W_CARD[min(cards + k, len(W_CARD) - 1)] * DRAW_SCALE
-                score += weight * (1.0 if k < whole else drawn - whole)
         future = sum(EXPECTED_AP[v] for v in hand) + AP_PER_DRAW * drawn
         if cards + drawn < 0.5:
             score -= W_DEATH  # nobody can start a turn without oxygen
@@ -704,15 +698,7 @@ def main_action(view, legal):
     for i, item in enumerate(view.slots):
         if item and item.get("broken") is True and f"abandon:{i}-" in legal:
             return f"abandon:{i}-"
-    planner = Planner(view)
-    if GREEDY_GATHER and not planner.home and planner.room > 0:
-        best, best_value = None, MIN_VALUE
-        for action, q in (("gather+", view.pos + 1), ("gather-", view.pos - 1)):
-            if action in legal and planner.targets.get(q, 0.0) >= best_value:
-                best, best_value = action, planner.targets[q]
-        if best:
-            return best
-    score, action = planner.best()
+    _, action = Planner(view).best()
     if action in legal:
         return action
     return "end"
