@@ -24,7 +24,10 @@ HOSTILE_DIR = Path(__file__).resolve().parent / "hostile"
 RANDOM_BOT = PROJECT_ROOT / "bots" / "reference" / "random_bot.py"
 CANARY = "canary-4f1e9b2c-do-not-leak"
 VICTIM_CANARY = "victim-bot-secret-7d3a"
-DAEMON_MARKER = "arena-hostile-daemon-marker"
+HOSTILE_DAEMON_MARKER = "arena-hostile-daemon-marker"
+# Unique per test process: xdist runs the daemon test in several processes at
+# once, and one process must not find another's (still legitimately running) daemon.
+DAEMON_MARKER = f"{HOSTILE_DAEMON_MARKER}-{os.getpid()}"
 TEST_UID_BASE = 63000
 
 # Tight, so that every timeout costs half a second.
@@ -106,7 +109,8 @@ def prepare(name: str, tmp_path: Path) -> HostileSetup:
         "reference": str(RANDOM_BOT),
         "outside": str(outside),
     }
-    source = f"HOST = {host!r}\n" + (HOSTILE_DIR / f"{name}.py").read_text()
+    hostile = (HOSTILE_DIR / f"{name}.py").read_text()
+    source = f"HOST = {host!r}\n" + hostile.replace(HOSTILE_DAEMON_MARKER, DAEMON_MARKER)
     bot = folder / f"{name}.py"
     bot.write_text(source)
     return HostileSetup(bot, source.encode(), victim, outside, settings)
