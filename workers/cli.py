@@ -43,16 +43,22 @@ class BotEntry:
     scores: list[float] = field(default_factory=list)
     forfeits: int = 0
     last_forfeit: str = ""
+    successes: int = 0
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self, cooperative: bool = False) -> dict[str, Any]:
         games = len(self.ranks) or 1
-        return {
+        summary: dict[str, Any] = {
             "name": self.label,
             "wins": self.wins,
             "mean_rank": round(sum(self.ranks) / games, 4),
             "mean_score": round(sum(self.scores) / games, 4),
             "forfeits": self.forfeits,
         }
+        if cooperative:
+            # A shared rank 1 is not a win in a cooperative game: report the team outcome.
+            summary["successes"] = self.successes
+            summary["success_rate"] = round(self.successes / games, 4)
+        return summary
 
 
 def resolve_bot(spec: str, game: str) -> BotEntry:
@@ -137,6 +143,7 @@ def command_play(args: argparse.Namespace) -> int:
     check_isolation(entries, args.isolation)
     records = []
     decisions = 0
+    team_successes = 0
     progress = Progress(args.games)
     started = time.perf_counter()
     for index in range(args.games):
@@ -146,11 +153,14 @@ def command_play(args: argparse.Namespace) -> int:
         players = [make_player(entry, args.isolation, limits) for entry in seating]
         outcome = play_match(game.name, args.seed + index, players, options)
         decisions += outcome.decisions
+        succeeded = outcome.result.get("outcome") == "success"
+        team_successes += succeeded
         for seat, entry in enumerate(seating):
             entry.ranks.append(outcome.ranks[seat])
             entry.wins += outcome.ranks[seat] == 1
             score = outcome.scores[seat]
             entry.scores.append(score if isinstance(score, int | float) else 0)
+            entry.successes += succeeded and seat not in outcome.forfeits
             if seat in outcome.forfeits:
                 entry.forfeits += 1
                 entry.last_forfeit = outcome.forfeits[seat]
@@ -166,12 +176,20 @@ def command_play(args: argparse.Namespace) -> int:
         "games": args.games,
         "seconds": round(seconds, 3),
         "decisions": decisions,
-        "bots": [entry.summary() for entry in entries],
+        "bots": [entry.summary(game.cooperative) for entry in entries],
     }
+    if game.cooperative:
+        report["successes"] = team_successes
+        report["success_rate"] = round(team_successes / args.games, 4)
     if args.json:
         print(json.dumps(report))
         return 0
     print(f"{game.name}: {args.games} games, {decisions} decisions in {seconds:.2f}s")
+    if game.cooperative:
+        print(
+            f"team successes: {team_successes} of {args.games} "
+            f"({100 * team_successes / args.games:.1f}%)"
+        )
     print(
         f"{'bot':<24} {'wins':>6} {'win %':>7} {'mean rank':>10} {'mean score':>11} {'forfeits':>9}"
     )

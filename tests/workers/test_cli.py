@@ -87,3 +87,15 @@ def test_illegal_action_from_a_bot_file_is_a_recorded_forfeit(tmp_path):
     done = arena("play", "--game", "moonrollers", "--isolation", "process", str(cheat), "random")
     assert done.returncode == 0, done.stderr
     assert "illegal action" in done.stdout
+
+
+def test_cooperative_play_reports_team_successes_not_shared_wins():
+    done = arena(
+        "play", "--game", "moon_adventure", "--games", "3", "--json", "heuristic", "random"
+    )
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert 0 <= report["successes"] <= 3
+    assert report["success_rate"] == round(report["successes"] / 3, 4)
+    for bot in report["bots"]:
+        assert bot["successes"] == report["successes"]
