@@ -12,6 +12,8 @@ export SECRET_KEY=${SECRET_KEY:-test-only-secret-key}
 echo "== lint"
 "$VENV/bin/ruff" check .
 "$VENV/bin/ruff" format --check . >/dev/null || { "$VENV/bin/ruff" format --check .; exit 1; }
+echo "== types (mypy --strict on engine/ and bots/sdk/)"
+"$VENV/bin/mypy"
 
 echo "== tests"
 workers=${PYTEST_WORKERS:-$(nproc)}
