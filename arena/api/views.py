@@ -9,11 +9,11 @@ from __future__ import annotations
 from django.conf import settings
 from django.db.models import Count, Prefetch
 from django.http import HttpResponse
-from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, mixins, permissions, status, viewsets
 from rest_framework.decorators import action
+from rest_framework.generics import get_object_or_404
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.response import Response
@@ -93,6 +93,8 @@ class BotViewSet(
     viewsets.GenericViewSet,
 ):
     """Bots: everyone sees them; authors upload; only the owner changes one or reads its source."""
+
+    lookup_value_regex = r"\d+"  # a malformed id is a 404 at routing, not a 500
 
     http_method_names = ["get", "post", "patch", "head", "options"]
     parser_classes = [MultiPartParser, FormParser, JSONParser]
@@ -233,6 +235,8 @@ class TournamentViewSet(
 ):
     """Tournaments: everyone may browse; organisers create and start them."""
 
+    lookup_value_regex = r"\d+"  # a malformed id is a 404 at routing, not a 500
+
     def get_queryset(self):
         queryset = Tournament.objects.select_related("created_by").prefetch_related("bots")
         params = self.request.query_params
@@ -287,6 +291,7 @@ class TournamentViewSet(
 
 @extend_schema(tags=["matches"])
 class MatchViewSet(viewsets.ReadOnlyModelViewSet):
+    lookup_value_regex = r"\d+"  # a malformed id is a 404 at routing, not a 500
     permission_classes = [permissions.AllowAny]
 
     def get_queryset(self):
