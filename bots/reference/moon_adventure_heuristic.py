@@ -686,6 +686,9 @@ def share(view, legal):
 
 
 def main_action(view, legal):
+    # Rookie: reroll every die when the roll is below its average (4 on two dice, 6 on three).
+    if "reroll" in legal and view.ap < 2 * len(view.obs["dice"]):
+        return "reroll"
     cards = len(view.oxygen())
     # Keep a teammate alive: hand over oxygen before they start a turn without it.
     if cards >= 2 and oxygen_spare(view) >= 4:
