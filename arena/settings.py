@@ -151,6 +151,8 @@ CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 # --- The arena --------------------------------------------------------------------------------
 # "sandbox" runs each bot under bubblewrap; "process" is a plain process with rlimits.
 ARENA_BOT_ISOLATION = env_choice("ARENA_BOT_ISOLATION", "sandbox", ("sandbox", "process"))
+# Pin each worker pool process (and so its match's bots) to one CPU: see workers/affinity.py.
+ARENA_PIN_MATCH_CPU = env_bool("ARENA_PIN_MATCH_CPU", True)
 # Dotted paths loaded with import_string, so arena never imports workers statically.
 # smoke_test(game, source, filename) -> None when fine, or a reason string; "" skips the check.
 ARENA_SMOKE_TEST = env_str("ARENA_SMOKE_TEST", "workers.smoke.smoke_test")

@@ -190,6 +190,10 @@ def main(argv: list[str] | None = None) -> int:
     if argv[:1] == ["--"]:  # `arena bench-sandbox -- --json` passes the separator through
         argv = argv[1:]
     args = parser.parse_args(argv)
+    # Measured as a worker's pool process runs matches: pinned to one CPU (workers/affinity.py).
+    from workers.affinity import pin_to_one_cpu
+
+    pin_to_one_cpu()
     report = run(args.runs, args.moves, args.matches, args.game, args.bot)
     if args.json:
         print(json.dumps(report, indent=2))

@@ -71,8 +71,14 @@ def _prepare_launcher(**_: object) -> None:
     A failure is only logged: each match retries the check and fails as an
     infrastructure fault, which is retried, rather than killing the pool process.
     """
+    from billiard.process import current_process
+    from django.conf import settings
+
+    from workers.affinity import pin_to_one_cpu
     from workers.tasks import InfrastructureFault, worker_launcher
 
+    if settings.ARENA_PIN_MATCH_CPU:
+        pin_to_one_cpu(getattr(current_process(), "index", None))
     try:
         worker_launcher()
     except InfrastructureFault as exc:

@@ -141,6 +141,11 @@ def command_play(args: argparse.Namespace) -> int:
     limits = Limits(move_seconds=args.move_seconds)
     entries = [resolve_bot(spec, game.name) for spec in args.bots]
     check_isolation(entries, args.isolation)
+    if args.isolation != "inprocess":
+        # Bot processes then share this CPU and each move skips a cross-CPU wake-up.
+        from workers.affinity import pin_to_one_cpu
+
+        pin_to_one_cpu()
     records = []
     decisions = 0
     team_successes = 0

@@ -60,9 +60,17 @@ def seating(index: int, names: list[str], players: int) -> list[str]:
 _pool_launcher: Any = None
 
 
-def _pool_init(isolation: str) -> None:
+def _pool_init(isolation: str, slots: Any) -> None:
     global _pool_launcher
+    from workers.affinity import pin_to_one_cpu
     from workers.launchers import get_launcher
+
+    # Pinned like a worker's pool process (workers/celery.py), so both sides compare alike.
+    if settings.ARENA_PIN_MATCH_CPU:
+        with slots.get_lock():
+            slot = slots.value
+            slots.value += 1
+        pin_to_one_cpu(slot)
 
     # One launcher per process, checked before the clock starts, as in a worker.
     _pool_launcher = get_launcher(isolation)
@@ -218,7 +226,9 @@ class Command(BaseCommand):
         connections.close_all()
         context = multiprocessing.get_context("fork")
         cpu_before = _cpu_seconds()
-        with context.Pool(concurrency, initializer=_pool_init, initargs=(isolation,)) as pool:
+        with context.Pool(
+            concurrency, initializer=_pool_init, initargs=(isolation, context.Value("i", 0))
+        ) as pool:
             pool.map(_pool_warm, range(concurrency))
             started = time.perf_counter()
             played = pool.map(_pool_play, work, chunksize=1)

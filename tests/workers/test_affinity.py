@@ -1,0 +1,47 @@
+"""Pinning a referee (and so its bots) to one CPU."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from workers.affinity import current_cpu
+
+CODE = """
+import os
+from workers.affinity import pin_to_one_cpu
+cpu = pin_to_one_cpu({slot})
+child = os.popen("cat /proc/self/status").read()
+allowed = [l for l in child.splitlines() if l.startswith("Cpus_allowed_list")][0].split()[1]
+print(cpu, ",".join(map(str, sorted(os.sched_getaffinity(0)))), allowed)
+"""
+
+
+def run_pinned(slot: int | None) -> list[str]:
+    done = subprocess.run(
+        [sys.executable, "-c", CODE.format(slot=slot)], capture_output=True, text=True, check=True
+    )
+    return done.stdout.split()
+
+
+def test_pool_slots_spread_over_cpus_and_children_inherit_the_cpu():
+    allowed = sorted(os.sched_getaffinity(0))
+    for slot in range(len(allowed) + 1):
+        cpu, own, child = run_pinned(slot)
+        if len(allowed) < 2:
+            assert cpu == "None"  # nothing to gain on one CPU: left alone
+            continue
+        expected = str(allowed[slot % len(allowed)])
+        assert (cpu, own, child) == (expected, expected, expected)
+
+
+def test_without_a_slot_the_process_stays_on_a_cpu_it_may_use():
+    cpu, own, _ = run_pinned(None)
+    allowed = os.sched_getaffinity(0)
+    if len(allowed) >= 2:
+        assert int(cpu) in allowed and own == cpu
+
+
+def test_current_cpu_is_one_this_process_may_use():
+    assert current_cpu() in os.sched_getaffinity(0)
