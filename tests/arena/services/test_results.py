@@ -6,11 +6,20 @@ import pytest
 from django.contrib.auth.models import User
 
 from arena.models import Bot, GameRating, Match, MatchSeat, Rating, RatingChange, Tournament
+from arena.services import results
 from arena.services.results import record_failure, record_result
 from tests.arena.conftest import GOOD_BOT
 from workers.referee import MatchOutcome
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True, params=["one statement", "orm"])
+def writer(request, monkeypatch) -> str:
+    """Every test runs with both writers: PostgreSQL's one statement and the ORM's (SQLite)."""
+    if request.param == "orm":
+        monkeypatch.setattr(results, "_writer", lambda: results._write_all_orm)
+    return request.param
 
 
 @pytest.fixture
@@ -185,3 +194,11 @@ def test_an_outcome_with_the_wrong_seat_count_writes_nothing(owner):
         record_result(match.pk, None, outcome([1, 2, 3]))
     assert Match.objects.get(pk=match.pk).status == Match.Status.RUNNING
     assert not Rating.objects.exists()
+
+
+def test_scores_of_any_json_shape_and_none_are_stored_as_given(owner):
+    bots = [make_bot(owner, name) for name in "abc"]
+    match = make_match(bots)
+    scores = [{"points": 3, "tiles": [1, 2]}, None, 0.5]
+    record_result(match.pk, None, outcome([1, 3, 2], scores=scores))
+    assert [s.score for s in match.seats.order_by("seat")] == scores

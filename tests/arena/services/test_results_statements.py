@@ -1,0 +1,51 @@
+"""The statements `record_result` sends, pinned: each one is a round trip per match.
+
+On PostgreSQL a recorded match is: lock the match and read its seats, lock the bots'
+ratings, write everything in one statement, plus BEGIN and COMMIT (a savepoint and its
+release inside a test's transaction). The benchmark (manage.py arena_bench) depends on it.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import User
+
+from arena.models import Rating, Tournament
+from arena.services.results import record_result
+from tests.arena.services.test_results import make_bot, make_match, outcome
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def owner(db) -> User:
+    return User.objects.create_user("stan")
+
+
+def test_recording_a_match_takes_a_fixed_number_of_statements(owner, django_assert_num_queries):
+    """Pinned so the per-match cost cannot creep back (each statement is a round trip).
+
+    PostgreSQL: lock the match and read its seats, lock the ratings, write everything;
+    plus the savepoint and its release that stand for BEGIN and COMMIT inside a test.
+    """
+    a, b = make_bot(owner, "a"), make_bot(owner, "b")
+    Rating.objects.bulk_create([Rating(bot=a, game="duel"), Rating(bot=b, game="duel")])
+    match = make_match([a, b])
+    with django_assert_num_queries(5):
+        assert record_result(match.pk, None, outcome([1, 2])).recorded
+    with django_assert_num_queries(3):
+        assert not record_result(match.pk, None, outcome([1, 2])).recorded
+
+
+def test_recording_a_tournament_match_adds_only_the_tournament_check(
+    owner, django_assert_num_queries
+):
+    a, b = make_bot(owner, "a"), make_bot(owner, "b")
+    Rating.objects.bulk_create([Rating(bot=a, game="duel"), Rating(bot=b, game="duel")])
+    tournament = Tournament.objects.create(
+        name="t", game="duel", players_per_match=2, status=Tournament.Status.RUNNING
+    )
+    match = make_match([a, b], tournament=tournament)
+    with django_assert_num_queries(8):
+        assert record_result(match.pk, None, outcome([1, 2])).recorded
+    assert Tournament.objects.get(pk=tournament.pk).status == Tournament.Status.FINISHED
