@@ -132,6 +132,7 @@ class BotCgroup:
         """Delete the groups once empty; True when all are gone."""
         deadline = time.monotonic() + timeout
         left = dict(self.dirs)
+        pause = 0.0002  # killed processes leave within a millisecond or so: poll finely
         while left:
             for name, directory in list(left.items()):
                 try:
@@ -144,7 +145,8 @@ class BotCgroup:
             if not left or time.monotonic() > deadline:
                 break
             self.kill_all()
-            time.sleep(0.005)
+            time.sleep(pause)
+            pause = min(pause * 2, 0.005)
         return not left
 
 

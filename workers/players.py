@@ -22,6 +22,34 @@ from typing import Any, Protocol
 from bots.sdk.runner import LoadedBot
 from workers.limits import Limits
 
+try:
+    import orjson
+except ImportError:  # the standard codec alone: slower, same messages
+    orjson = None  # type: ignore[assignment]
+
+
+def encode_line(message: dict[str, Any]) -> bytes:
+    """One protocol line. orjson encodes an observation ~9x faster than `json`;
+    what it would write differently (integers past 64 bits, non-string keys) is
+    left to `json`, so the bot receives the same values either way."""
+    if orjson is not None:
+        try:
+            return orjson.dumps(message, option=orjson.OPT_APPEND_NEWLINE)
+        except TypeError:
+            pass
+    return (json.dumps(message, separators=(",", ":")) + "\n").encode()
+
+
+def decode_line(line: bytes) -> Any:
+    """A bot's reply; raises ValueError when it is not JSON."""
+    if orjson is not None:
+        try:
+            return orjson.loads(line)
+        except orjson.JSONDecodeError:
+            pass  # NaN and the like: the standard parser decides
+    return json.loads(line.decode("utf-8", "replace"))
+
+
 # At most this much wall time is added to one move for time the bot spent
 # runnable but waiting for a CPU, so a loaded host does not cause false timeouts.
 MAX_LOAD_EXTENSION = 5.0
@@ -91,6 +119,10 @@ class ProcessPlayer:
         for stream in (process.stdout, process.stderr):
             os.set_blocking(stream.fileno(), False)
             self._selector.register(stream, selectors.EVENT_READ)
+        assert process.stdin is not None
+        # Writes never block: a bot that stops reading must not stall the referee.
+        self._stdin_fd = process.stdin.fileno()
+        os.set_blocking(self._stdin_fd, False)
         self._stdin_open = True
         self.cpu_seconds = 0.0
         self._move_started = 0.0
@@ -124,9 +156,9 @@ class ProcessPlayer:
             if overrun > 0:
                 self.bank = max(0.0, self.bank - overrun)
         try:
-            message = json.loads(reply)
+            message = decode_line(reply)
         except ValueError:
-            return Forfeit(f"reply is not JSON: {reply[:80]!r}")
+            return Forfeit(f"reply is not JSON: {reply[:80].decode('utf-8', 'replace')!r}")
         if not isinstance(message, dict):
             return Forfeit("reply is not a JSON object")
         if "error" in message:
@@ -176,17 +208,15 @@ class ProcessPlayer:
         return max(wall - starved, cpu)
 
     def _send(self, message: dict[str, Any], deadline: float) -> Forfeit | None:
-        data = (json.dumps(message, separators=(",", ":")) + "\n").encode()
-        stdin = self.process.stdin
-        assert stdin is not None
-        if not self._stdin_open or self.process.poll() is not None:
+        data = encode_line(message)
+        if not self._stdin_open:
             return self._exit_reason()
-        # Write without blocking: a bot that stops reading must not stall the referee.
-        os.set_blocking(stdin.fileno(), False)
+        # A bot that has exited is found by the write: a pipe without a reader
+        # fails with EPIPE (Python ignores SIGPIPE).
         view = memoryview(data)
         while view:
             try:
-                written = os.write(stdin.fileno(), view)
+                written = os.write(self._stdin_fd, view)
                 view = view[written:]
             except BlockingIOError:
                 if time.monotonic() > deadline:
@@ -197,14 +227,14 @@ class ProcessPlayer:
                 return self._exit_reason()
         return None
 
-    def _read_line(self, deadline: float) -> str | Forfeit:
+    def _read_line(self, deadline: float) -> bytes | Forfeit:
         extended = 0.0
         while True:
             newline = self._pending.find(b"\n")
             if newline >= 0:
                 line = bytes(self._pending[:newline])
                 del self._pending[: newline + 1]
-                return line.decode("utf-8", "replace")
+                return line
             if len(self._pending) > self.limits.output_bytes_per_move:
                 return Forfeit(
                     f"flooded its output: over {self.limits.output_bytes_per_move} bytes in one move"
@@ -298,13 +328,20 @@ class ProcessPlayer:
         return Forfeit(f"process exited with status {code}")
 
     def _kill(self) -> None:
+        killed = False
         if self.process.poll() is None:
             try:
                 os.killpg(self.process.pid, signal.SIGKILL)
+                killed = True
             except (ProcessLookupError, PermissionError):
                 self.process.kill()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            self.process.wait(timeout=5)
+        if killed:
+            # SIGKILL cannot be ignored: a blocking wait returns as soon as the
+            # kernel has finished it, where a timed wait polls in growing sleeps.
+            self.process.wait()
+        else:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.process.wait(timeout=5)
         for stream in (self.process.stdin,):
             try:
                 if stream is not None:

@@ -414,7 +414,8 @@ def _reap_uid_children(uid: int, deadline: float) -> bool:
             return True
         if time.monotonic() > deadline:
             return False
-        time.sleep(0.001)
+        # A killed process is usually gone within a fraction of a millisecond.
+        time.sleep(0.0002)
 
 
 def _kill_uid(uid: int, deadline: float) -> bool:
