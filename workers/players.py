@@ -289,6 +289,20 @@ class ProcessPlayer:
         self.stderr += chunk[: max(room, 0)]
         self.stderr_dropped += max(len(chunk) - max(room, 0), 0)
 
+    def _drain_stdout(self) -> None:
+        stream = self.process.stdout
+        if stream is None:
+            return
+        try:
+            while len(self._pending) <= self.limits.output_bytes_per_move:
+                chunk = os.read(stream.fileno(), 65536)
+                if not chunk:
+                    return
+                self._pending += chunk
+                self.output_total += len(chunk)
+        except (BlockingIOError, OSError, ValueError):
+            pass
+
     def _drain_stderr(self) -> None:
         stream = self.process.stderr
         if stream is None:
@@ -300,7 +314,9 @@ class ProcessPlayer:
             pass
 
     def _exit_reason(self) -> Forfeit:
-        # The runner's last line names the failure when the bot itself raised.
+        # The runner's last line names the failure when the bot itself raised;
+        # it may still sit unread in the pipe when a write found the bot gone.
+        self._drain_stdout()
         for line in self._pending.decode("utf-8", "replace").splitlines():
             try:
                 message = json.loads(line)
