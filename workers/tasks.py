@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.db import DatabaseError, close_old_connections
+from django.db import DatabaseError, close_old_connections, connection, transaction
 from django.utils import timezone
 
 import engine
@@ -137,27 +137,41 @@ def claim(match: Match) -> bool:
     Like `Match.try_claim`, but without reading the row back: the condition includes
     the attempt count this worker read, so on success the values set here are exact.
     One round trip less per match matters when the cores are busy with bots.
+
+    The claim commits without waiting for the disk (on PostgreSQL). Losing it in a
+    database crash is harmless: the result's commit, which does wait, also makes every
+    earlier commit durable (the log is sequential); without a result the match is back
+    in `queued` and the reaper re-sends it. A flush per claim cost ~4 ms of each match.
     """
     if match.status != Match.Status.QUEUED:
         return False
     now = timezone.now()
     token = uuid.uuid4()
     deadline = now + timedelta(seconds=match.deadline_seconds())
-    claimed = Match.objects.filter(
-        pk=match.pk, status=Match.Status.QUEUED, attempts=match.attempts
-    ).update(
-        status=Match.Status.RUNNING,
-        claim_token=token,
-        claimed_at=now,
-        deadline_at=deadline,
-        attempts=match.attempts + 1,
-    )
+    with transaction.atomic():
+        _commit_without_flush()
+        claimed = Match.objects.filter(
+            pk=match.pk, status=Match.Status.QUEUED, attempts=match.attempts
+        ).update(
+            status=Match.Status.RUNNING,
+            claim_token=token,
+            claimed_at=now,
+            deadline_at=deadline,
+            attempts=match.attempts + 1,
+        )
     if not claimed:
         return False
     match.status, match.claim_token = Match.Status.RUNNING, token
     match.claimed_at, match.deadline_at = now, deadline
     match.attempts += 1
     return True
+
+
+def _commit_without_flush() -> None:
+    """Let the current transaction commit without waiting for its log to reach the disk."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL synchronous_commit = off")
 
 
 def _release(match_id: int, token: uuid.UUID | None) -> None:
