@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import pytest
@@ -127,3 +128,35 @@ def test_limits_out_of_range_are_refused_with_the_name_and_range():
         Limits(move_seconds=0)
     with pytest.raises(LimitsError, match="unknown limit"):
         Limits.from_dict({"memory": 5})
+
+
+@pytest.mark.parametrize("fast", [True, False], ids=["orjson", "json"])
+@pytest.mark.parametrize(
+    "message",
+    [
+        {"type": "act", "observation": {"dice": [1, 2], "name": "Zek Ω"}, "legal_actions": []},
+        {"type": "act", "observation": {"huge": 1 << 70}, "legal_actions": [["take", 3]]},
+        {"type": "start", "options": {"expansions": ["overload"]}, "limits": {"x": 0.5}},
+    ],
+)
+def test_protocol_lines_carry_the_same_values_with_or_without_orjson(monkeypatch, message, fast):
+    import workers.players as players
+
+    if not fast:
+        monkeypatch.setattr(players, "orjson", None)
+    line = players.encode_line(message)
+    assert line.endswith(b"\n") and line.count(b"\n") == 1
+    assert json.loads(line) == message
+    assert players.decode_line(json.dumps(message).encode()) == message
+
+
+@pytest.mark.parametrize("fast", [True, False], ids=["orjson", "json"])
+def test_replies_that_only_the_json_package_reads_are_still_read(monkeypatch, fast):
+    import workers.players as players
+
+    if not fast:
+        monkeypatch.setattr(players, "orjson", None)
+    assert math.isnan(players.decode_line(b'{"action": NaN}')["action"])
+    assert players.decode_line(b'{"action": %d}' % (1 << 70)) == {"action": 1 << 70}
+    with pytest.raises(ValueError):
+        players.decode_line(b'{"action": ')
