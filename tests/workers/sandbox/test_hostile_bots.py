@@ -162,6 +162,10 @@ def test_sandbox_processes_do_not_outlive_a_dead_worker(tmp_path):
     uid = int(worker.stdout.readline())
     from workers.sandbox import processes_of_uid
 
+    # The launch returns once the spawn chain runs; the uid switch comes a moment later.
+    started = time.monotonic() + 5
+    while not processes_of_uid(uid) and time.monotonic() < started:
+        time.sleep(0.01)
     assert processes_of_uid(uid)
     worker.send_signal(signal.SIGKILL)
     worker.wait()
