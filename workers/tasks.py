@@ -31,7 +31,8 @@ from django.db import DatabaseError, close_old_connections, connection, transact
 from django.utils import timezone
 
 import engine
-from arena.models import Match, MatchSeat
+from arena.models import BotVersion, Match, MatchSeat
+from arena.services import rows
 from arena.services.results import finish_tournament_if_done, record_failure, record_result
 from workers.celery import app
 from workers.launchers import Launcher, get_launcher
@@ -131,6 +132,55 @@ def play_claimed(match: Match, seats: list[MatchSeat] | None = None) -> MatchOut
             _close_quietly(players)
 
 
+# The reads and the claim on every match's path are written out: see arena/services/rows.py.
+_MATCH_COLUMNS = rows.columns(
+    Match,
+    ["id", "tournament_id", "game", "players", "options", "limits", "seed", "status", "attempts"],
+)
+_SEAT_COLUMNS = rows.columns(MatchSeat, ["id", "match_id", "seat", "bot_id", "bot_version_id"])
+_VERSION_COLUMNS = rows.columns(BotVersion, ["id", "source", "filename"])
+_READ_SQL = (
+    f"SELECT {rows.select_list(_MATCH_COLUMNS, 'm')}, {rows.select_list(_SEAT_COLUMNS, 's')},"
+    f" {rows.select_list(_VERSION_COLUMNS, 'v')}"
+    " FROM arena_match m"
+    " LEFT JOIN arena_matchseat s ON s.match_id = m.id"
+    " LEFT JOIN arena_botversion v ON v.id = s.bot_version_id"
+    " WHERE m.id = %s ORDER BY s.seat"
+)
+_CLAIM_SQL = (
+    "UPDATE arena_match SET status = %s, claim_token = %s, claimed_at = %s, deadline_at = %s,"
+    " attempts = %s WHERE id = %s AND status = %s AND attempts = %s"
+)
+
+
+def read_match(match_id: int) -> tuple[Match | None, list[MatchSeat]]:
+    """The match, its seats and their bot versions in one query; (None, []) if it is gone."""
+    with connection.cursor() as cursor:
+        cursor.execute(_READ_SQL, [match_id])
+        found = cursor.fetchall()
+    if not found:
+        return None, []
+    match_end = len(_MATCH_COLUMNS)
+    seat_end = match_end + len(_SEAT_COLUMNS)
+    match = rows.instance(Match, _MATCH_COLUMNS, found[0][:match_end])
+    seats = []
+    for row in found:
+        if row[match_end] is None:
+            continue
+        seat = rows.instance(MatchSeat, _SEAT_COLUMNS, row[match_end:seat_end])
+        seat.bot_version = rows.instance(BotVersion, _VERSION_COLUMNS, row[seat_end:])
+        seats.append(seat)
+    return match, seats
+
+
+def _db_values(values: dict[str, Any]) -> list[Any]:
+    # As the ORM would send them (SQLite keeps UUIDs and times as text).
+    return [
+        Match._meta.get_field(name).get_db_prep_value(value, connection)
+        for name, value in values.items()
+    ]
+
+
 def claim(match: Match) -> bool:
     """Take a queued match for this worker with one conditional UPDATE; False if taken.
 
@@ -148,17 +198,19 @@ def claim(match: Match) -> bool:
     now = timezone.now()
     token = uuid.uuid4()
     deadline = now + timedelta(seconds=match.deadline_seconds())
+    values = {
+        "status": Match.Status.RUNNING,
+        "claim_token": token,
+        "claimed_at": now,
+        "deadline_at": deadline,
+        "attempts": match.attempts + 1,
+    }
+    condition = {"id": match.pk, "status": Match.Status.QUEUED, "attempts": match.attempts}
     with transaction.atomic():
         _commit_without_flush()
-        claimed = Match.objects.filter(
-            pk=match.pk, status=Match.Status.QUEUED, attempts=match.attempts
-        ).update(
-            status=Match.Status.RUNNING,
-            claim_token=token,
-            claimed_at=now,
-            deadline_at=deadline,
-            attempts=match.attempts + 1,
-        )
+        with connection.cursor() as cursor:
+            cursor.execute(_CLAIM_SQL, _db_values(values) + _db_values(condition))
+            claimed = cursor.rowcount
     if not claimed:
         return False
     match.status, match.claim_token = Match.Status.RUNNING, token
@@ -183,13 +235,7 @@ def _release(match_id: int, token: uuid.UUID | None) -> None:
 
 def execute_match(match_id: int) -> str:
     """Claim, play and record one match. Returns what happened, for logs and tests."""
-    # The match, its seats and their bot versions in one query.
-    seats = list(
-        MatchSeat.objects.filter(match_id=match_id)
-        .select_related("match", "bot_version")
-        .order_by("seat")
-    )
-    match = seats[0].match if seats else Match.objects.filter(pk=match_id).first()
+    match, seats = read_match(match_id)
     if match is None:
         return "missing"
     if not claim(match):

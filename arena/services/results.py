@@ -21,12 +21,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from django.db import connection, models, transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 import engine
 from arena.models import GameRating, Match, MatchSeat, Rating, RatingChange, Tournament
 from arena.ratings import rate_cooperative, rate_ranked, seat_outcome
+from arena.services import rows
 
 log = logging.getLogger(__name__)
 
@@ -181,60 +182,36 @@ def _result_summary(outcome: Outcome) -> dict[str, Any]:
     return summary
 
 
-# The two locking reads are written out: building them with the ORM cost more CPU per
-# match (~2 ms on a busy core) than the rest of the recording. Only the columns used
-# here are read; the instances are the models', with the other fields deferred.
-def _columns(model: type[models.Model], names: set[str]) -> list[str]:
-    # In the model's own field order, which `Model.from_db` expects with deferred fields.
-    return [f.attname for f in model._meta.concrete_fields if f.attname in names]
-
-
-_MATCH_COLUMNS = _columns(
-    Match, {"id", "status", "claim_token", "game", "players", "tournament_id"}
+# The locking reads are written out (arena/services/rows.py says why); only the columns
+# used here are read, the instances' other fields are deferred.
+_MATCH_COLUMNS = rows.columns(
+    Match, ["id", "status", "claim_token", "game", "players", "tournament_id"]
 )
-_SEAT_COLUMNS = _columns(MatchSeat, {"id", "match_id", "seat", "bot_id"})
-_RATING_COLUMNS = _columns(Rating, {"id", "bot_id", "game", "rating", *_RATING_FIELDS_COUNTED})
+_SEAT_COLUMNS = rows.columns(MatchSeat, ["id", "match_id", "seat", "bot_id"])
+_RATING_COLUMNS = rows.columns(Rating, ["id", "bot_id", "game", "rating", *_RATING_FIELDS_COUNTED])
 _RATING_BOT = _RATING_COLUMNS.index("bot_id")
-
-
-def _for_update(of: str) -> str:
-    features = connection.features
-    if features.has_select_for_update_of:
-        return f" FOR UPDATE OF {of}"
-    # SQLite takes no row locks: its writers are serialised by the database lock.
-    return " FOR UPDATE" if features.has_select_for_update else ""
 
 
 def _lock_match(match_id: int) -> tuple[Match, list[MatchSeat]]:
     """Lock the match row and read its seats in one round trip (match.DoesNotExist if none)."""
-    columns = ", ".join([f"m.{c}" for c in _MATCH_COLUMNS] + [f"s.{c}" for c in _SEAT_COLUMNS])
     sql = (
-        f"SELECT {columns} FROM arena_match m"
-        " LEFT JOIN arena_matchseat s ON s.match_id = m.id"
-        f" WHERE m.id = %s ORDER BY s.seat{_for_update('m')}"
+        f"SELECT {rows.select_list(_MATCH_COLUMNS, 'm')}, {rows.select_list(_SEAT_COLUMNS, 's')}"
+        " FROM arena_match m LEFT JOIN arena_matchseat s ON s.match_id = m.id"
+        f" WHERE m.id = %s ORDER BY s.seat{rows.for_update('m')}"
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, [match_id])
-        rows = cursor.fetchall()
-    if not rows:
+        found = cursor.fetchall()
+    if not found:
         raise Match.DoesNotExist(f"match {match_id} does not exist")
     width = len(_MATCH_COLUMNS)
-    match = Match.from_db(connection.alias, _MATCH_COLUMNS, _converted(Match, rows[0][:width]))
+    match = rows.instance(Match, _MATCH_COLUMNS, found[0][:width])
     seats = [
-        MatchSeat.from_db(connection.alias, _SEAT_COLUMNS, row[width:])
-        for row in rows
+        rows.instance(MatchSeat, _SEAT_COLUMNS, row[width:])
+        for row in found
         if row[width] is not None
     ]
     return match, seats
-
-
-def _converted(model: type[Match], values: tuple[Any, ...]) -> list[Any]:
-    # The claim token comes back as a string from SQLite; the field makes it a UUID.
-    fields = [model._meta.get_field(name) for name in _MATCH_COLUMNS]
-    return [
-        f.to_python(v) if f.name == "claim_token" and v is not None else v
-        for f, v in zip(fields, values, strict=True)
-    ]
 
 
 def _lock_ratings(game: str, bot_ids: set[int]) -> dict[int, Rating]:
@@ -243,18 +220,18 @@ def _lock_ratings(game: str, bot_ids: set[int]) -> dict[int, Rating]:
     marks = ", ".join(["%s"] * len(ordered))
     sql = (
         f"SELECT {', '.join(_RATING_COLUMNS)} FROM arena_rating"
-        f" WHERE game = %s AND bot_id IN ({marks}) ORDER BY bot_id{_for_update('arena_rating')}"
+        f" WHERE game = %s AND bot_id IN ({marks}) ORDER BY bot_id{rows.for_update('arena_rating')}"
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, [game, *ordered])
-        rows = {
-            row[_RATING_BOT]: Rating.from_db(connection.alias, _RATING_COLUMNS, row)
+        locked = {
+            row[_RATING_BOT]: rows.instance(Rating, _RATING_COLUMNS, row)
             for row in cursor.fetchall()
         }
-    missing = [bot_id for bot_id in ordered if bot_id not in rows]
+    missing = [bot_id for bot_id in ordered if bot_id not in locked]
     if missing:
         raise _MissingRows(game, missing)
-    return rows
+    return locked
 
 
 def _lock_game_rating(game: str, players: int) -> GameRating:

@@ -52,3 +52,32 @@ def test_after_the_claim_commits_the_connection_waits_for_the_disk_again():
     assert tasks.claim(match)
     assert synchronous_commit() == "on"
     assert not tasks.claim(Match.objects.get(pk=match.pk))
+
+
+@pytest.mark.django_db
+def test_the_match_is_read_with_its_seats_and_their_versions_in_one_query():
+    owner = User.objects.create_user("rhea")
+    bots = [Bot.objects.create(owner=owner, name=n, game="moonrollers") for n in ("a", "b")]
+    versions = [bots[0].add_version(GOOD_BOT, "bot.py"), bots[1].add_version(b"PK", "b.zip")]
+    match = Match.objects.create(
+        game="moonrollers",
+        rules_version="moonrollers@1",
+        players=2,
+        seed=5,
+        options={"variant": "short"},
+        limits={"move_seconds": 2},
+    )
+    # Created in reverse, so the order comes from the query.
+    for seat in (1, 0):
+        MatchSeat.objects.create(match=match, seat=seat, bot=bots[seat], bot_version=versions[seat])
+    with CaptureQueriesContext(connection) as queries:
+        read, seats = tasks.read_match(match.pk)
+        assert read is not None
+        assert (read.pk, read.game, read.players, read.seed) == (match.pk, "moonrollers", 2, 5)
+        assert read.options == {"variant": "short"} and read.limits == {"move_seconds": 2}
+        assert (read.status, read.attempts) == (Match.Status.QUEUED, 0)
+        assert [(s.seat, s.bot_id) for s in seats] == [(0, bots[0].pk), (1, bots[1].pk)]
+        assert [bytes(s.bot_version.source) for s in seats] == [GOOD_BOT, b"PK"]
+        assert [s.bot_version.is_zip() for s in seats] == [False, True]
+    assert len(queries.captured_queries) == 1
+    assert tasks.read_match(match.pk + 1000) == (None, [])
