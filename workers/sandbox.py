@@ -567,7 +567,13 @@ class BubblewrapLauncher:
                 raise SandboxUnavailable(f"bad sandbox limits: {exc}") from None
         if self._checked:
             return
-        key = (self.bwrap, self._python_choice, self._seccomp is not None)
+        key = (
+            self.bwrap,
+            self.prlimit,
+            self.setpriv,
+            self._python_choice,
+            self._seccomp is not None,
+        )
         if key in _CHECKED:
             # Another launcher of this process already proved this set-up works.
             self._static_args()

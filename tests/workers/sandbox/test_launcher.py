@@ -30,6 +30,14 @@ def test_missing_bubblewrap_is_one_clear_error():
     )
 
 
+@pytest.mark.parametrize("tool", ["prlimit", "setpriv"])
+def test_missing_launch_tools_are_one_clear_error(tool):
+    launcher = BubblewrapLauncher()
+    setattr(launcher, tool, f"/nonexistent/{tool}")
+    with pytest.raises(SandboxUnavailable, match=f"/nonexistent/{tool} is missing.*util-linux"):
+        launcher.check()
+
+
 def test_limits_out_of_range_are_refused_at_check(launcher):
     with pytest.raises(
         SandboxUnavailable, match=r"bad sandbox limits: limit memory_mb=1 is outside"
