@@ -148,7 +148,7 @@ _LIVE_PIDS: set[int] = set()
 _LIVE_LOCK = threading.Lock()
 
 
-_CHECKED: set[tuple[str, str | None, bool]] = set()
+_CHECKED: set[tuple[str, str, str, str | None, bool]] = set()
 
 
 @functools.cache
