@@ -200,3 +200,43 @@ def test_process_tree_is_gone_after_close_even_mid_move(launcher, tmp_path):
     player.close()
     assert_nothing_left([uid])
     assert subprocess.run(["true"]).returncode == 0
+
+
+def test_the_spawn_chain_applies_each_limit_and_drops_to_the_leased_uid():
+    launcher = BubblewrapLauncher()
+    limits = Limits(memory_mb=256, cpu_seconds=30, open_files=32, file_size_mb=2)
+    chain = launcher._spawn_prefix(61234, limits, 18, ["/cg/pids/cgroup.procs"])
+    assert chain[:6] == ["/bin/sh", "-c", chain[2], "arena-sandbox", "/cg/pids/cgroup.procs", "--"]
+    limits_part = chain[chain.index(launcher.prlimit) : chain.index(launcher.setpriv)]
+    for expected in (
+        f"--as={256 << 20}",
+        "--cpu=30:31",
+        "--nofile=32",
+        f"--fsize={2 << 20}",
+        "--core=0",
+        "--nproc=18",
+    ):
+        assert expected in limits_part
+    assert chain[chain.index(launcher.setpriv) :] == [
+        launcher.setpriv,
+        "--reuid=61234",
+        "--regid=61234",
+        "--clear-groups",
+        "--",
+    ]
+    # Not root: the bot keeps this uid, so no setpriv, and room for our own processes.
+    unprivileged = launcher._spawn_prefix(None, limits, 18, [])
+    assert launcher.setpriv not in unprivileged
+    nproc = next(a for a in unprivileged if a.startswith("--nproc="))
+    assert int(nproc.split("=")[1]) > 18
+
+
+def test_a_cgroup_that_cannot_be_joined_stops_the_chain_before_bwrap(tmp_path):
+    launcher = BubblewrapLauncher()
+    chain = launcher._spawn_prefix(None, Limits(), 18, [str(tmp_path / "missing" / "procs")])
+    done = subprocess.run(
+        [*chain, "/bin/echo", "bwrap would start"], capture_output=True, text=True, env={}
+    )
+    assert done.returncode == 125
+    assert "bwrap would start" not in done.stdout
+    assert "arena-sandbox: cannot join cgroup" in done.stderr
