@@ -10,13 +10,14 @@ if ! "$PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null
     exit 1
 fi
 
-# The sandbox needs bubblewrap; install it when we can (root on Debian).
-if ! command -v bwrap >/dev/null 2>&1; then
+# The sandbox needs bubblewrap, and util-linux's prlimit and setpriv (essential on
+# Debian, absent from some minimal images); install them when we can (root on Debian).
+if ! command -v bwrap >/dev/null 2>&1 || ! [ -x /usr/bin/prlimit ] || ! [ -x /usr/bin/setpriv ]; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-        echo "== installing bubblewrap"
-        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap >/dev/null
+        echo "== installing bubblewrap and util-linux"
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap util-linux >/dev/null
     else
-        echo "warning: bubblewrap (bwrap) is missing; workers will refuse to start until it is installed" >&2
+        echo "warning: bubblewrap (bwrap), prlimit or setpriv is missing; workers will refuse to start until they are installed" >&2
     fi
 fi
 
