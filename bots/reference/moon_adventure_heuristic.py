@@ -463,9 +463,19 @@ class Planner:
         self.dist_cache[key] = dist
         return dist
 
-    def best(self):
-        """(score, first action) of the best plan for the rest of this turn."""
-        return self.search(self.view.pos, self.view.ap, (), (), False)
+    def plan(self):
+        """The best sequence of actions for the rest of this turn, each with the (position,
+        AP) it is planned from. The sequence stops at an exchange or an OGS build (what
+        follows them is planned again) or at the end of the turn."""
+        key = (self.view.pos, self.view.ap, (), (), False, 0)
+        self.search(*key)
+        steps = []
+        while True:
+            entry = self.memo[key]
+            steps.append((entry[1], key[0], key[1]))
+            if len(entry) < 3:
+                return steps
+            key = entry[2]
 
     def search(self, p, ap, gathered, routes, built, took=0):
         key = (p, ap, gathered, routes, built, took)
@@ -488,7 +498,11 @@ class Planner:
                 elif q == view.rover and view.rider is None and not self.riding:
                     score = self.leaf(q, gathered, routes, False, 0, boards=True, took=took)
                 else:
-                    score = self.search(q, ap - 1, gathered, routes, False, took)[0]
+                    nxt_key = (q, ap - 1, gathered, routes, False, took)
+                    score = self.search(*nxt_key)[0]
+                    if score > best[0]:
+                        best = (score, name, nxt_key)
+                    continue
                 if score > best[0]:
                     best = (score, name)
         if len(gathered) < min(self.room, self.empty) and ap >= self.gcost:
@@ -496,17 +510,19 @@ class Planner:
                 q = p + d
                 if q in self.targets and q not in gathered:
                     more = tuple(sorted(gathered + (q,)))
-                    score = self.search(p, ap - self.gcost, more, routes, False, took)[0]
+                    nxt_key = (p, ap - self.gcost, more, routes, False, took)
+                    score = self.search(*nxt_key)[0]
                     if score > best[0]:
-                        best = (score, name)
+                        best = (score, name, nxt_key)
         if ap >= self.rcost and len(routes) < min(2, view.obs["routes_left"]):
             for d, name in ((1, "route+"), (-1, "route-")):
                 q = p + d
                 if q in self.routable and q not in routes and q not in self.occupied and q > 0:
                     added = tuple(sorted(routes + (q,)))
-                    score = self.search(p, ap - self.rcost, gathered, added, False, took)[0]
+                    nxt_key = (p, ap - self.rcost, gathered, added, False, took)
+                    score = self.search(*nxt_key)[0]
                     if score > best[0]:
-                        best = (score, name)
+                        best = (score, name, nxt_key)
         share_cost = (
             0 if view.role == "flight_surgeon" and not view.obs["used"]["flight_surgeon"] else 1
         )
@@ -701,7 +717,25 @@ def main_action(view, legal):
     for i, item in enumerate(view.slots):
         if item and item.get("broken") is True and f"abandon:{i}-" in legal:
             return f"abandon:{i}-"
-    _, action = Planner(view).best()
-    if action in legal:
-        return action
-    return "end"
+    return planned_action(view, legal)
+
+
+# The rest of the current turn as planned at its first step: following it keeps a turn
+# from flip-flopping between plans made from different spots (one module per seat).
+_turn_plan: dict = {}
+
+
+def planned_action(view, legal):
+    obs = view.obs
+    turn = (view.me, obs["discard_pile"]["size"], obs["draw_pile"]["size"], tuple(obs["dice"]))
+    steps = _turn_plan.get(turn)
+    if steps:
+        action, pos, ap = steps[0]
+        if (pos, ap) == (view.pos, view.ap) and action in legal:
+            steps.pop(0)
+            return action
+    _turn_plan.clear()
+    steps = Planner(view).plan()
+    action = steps.pop(0)[0]
+    _turn_plan[turn] = steps
+    return action if action in legal else "end"
