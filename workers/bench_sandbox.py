@@ -178,7 +178,7 @@ def run(
     return report
 
 
-def main(argv: list[str] | None = None) -> int:
+def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="arena bench-sandbox", description=__doc__.split("\n")[0])
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--runs", type=int, default=30, help="sandbox starts to time")
@@ -186,10 +186,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--matches", type=int, default=5, help="matches of each kind")
     parser.add_argument("--game", default=None, help="game for the match cost")
     parser.add_argument("--bot", type=Path, default=RANDOM_BOT, help="bot file for the match")
-    argv = list(sys.argv[1:] if argv is None else argv)
-    if argv[:1] == ["--"]:  # `arena bench-sandbox -- --json` passes the separator through
+    while argv[:1] == ["--"]:  # `arena bench-sandbox -- --json` passes separators through
         argv = argv[1:]
-    args = parser.parse_args(argv)
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(list(sys.argv[1:] if argv is None else argv))
     # Measured as a worker's pool process runs matches: pinned to one CPU (workers/affinity.py).
     from workers.affinity import pin_to_one_cpu
 

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ARENA = [sys.executable, "-m", "workers.cli"]
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -99,3 +101,27 @@ def test_cooperative_play_reports_team_successes_not_shared_wins():
     assert report["success_rate"] == round(report["successes"] / 3, 4)
     for bot in report["bots"]:
         assert bot["successes"] == report["successes"]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--json", "--runs", "3"],
+        ["--", "--json", "--runs", "3"],
+        ["--", "--", "--json", "--runs", "3"],
+    ],
+)
+def test_bench_sandbox_takes_its_options_with_or_without_separators(argv):
+    from workers.bench_sandbox import parse_args
+
+    args = parse_args(argv)
+    assert args.json is True and args.runs == 3
+
+
+def test_bench_sandbox_refuses_an_unknown_option_with_a_usage_line(capsys):
+    from workers.bench_sandbox import parse_args
+
+    with pytest.raises(SystemExit) as exited:
+        parse_args(["--runz", "3"])
+    assert exited.value.code == 2
+    assert "unrecognized arguments: --runz" in capsys.readouterr().err
