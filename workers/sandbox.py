@@ -10,7 +10,8 @@ session; it dies with its parent. Around that:
   so `RLIMIT_NPROC` bounds that one bot and a cleanup can find all it started;
 * rlimits (address space, CPU time, processes, open files, file size) and, where
   the host's cgroup tree is writable, a pids/memory/CPU cgroup per sandbox
-  (`workers/cgroups.py`);
+  (`workers/cgroups.py`), applied before bwrap starts by a vfork'd chain of
+  `/bin/sh` (joins the cgroups), `prlimit` and `setpriv` (drops to the uid);
 * a seccomp deny-list (`workers/seccomp_filter.py`) when pyseccomp is present;
 * the worker becomes a child subreaper and reaps what the sandboxes leave, so
   nothing outlives a match, not even a zombie counted against the next bot.
