@@ -18,10 +18,13 @@ the base), "ogs+"/"ogs-", "route+"/"route-", "gather+"/"gather-",
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.core.state import State
 from engine.games.moon_adventure.data import RULES
+
+if TYPE_CHECKING:
+    from engine.core.game import Game
 
 # Space kinds on the track.
 BASE, SUPPLY, COLLECTED, OGS, OGS_BROKEN, ROVER_SPOT = range(6)
@@ -621,6 +624,99 @@ class MoonAdventureState(State):
         other.rng = random.Random(rng.getrandbits(64))
         return other
 
+    @classmethod
+    def from_observation(
+        cls, game: Game, observation: dict[str, Any], rng: random.Random
+    ) -> MoonAdventureState:
+        """A state that shows `observation` to its seat, hidden parts drawn with `rng`.
+
+        Only what the observation shows is used: unseen chips get broken flags dealt at
+        random within their area (keeping each area's count of undamaged chips), the draw
+        pile gets the public composition in a random order, and the copy gets its own RNG.
+        Chip ids are renumbered (track first, then containers seat by seat).
+        """
+        obs = observation
+        new = object.__new__(cls)
+        new.game = game
+        new.num_players = len(obs["crew"])
+        new.seed = 0
+        new.options = {}
+        new.rng = random.Random(rng.getrandbits(64))
+        new.actions = []
+        new._legal_cache = None
+        new.area, new.broken, new.revealed = [], [], []
+        unseen: dict[int, list[int]] = {area: [] for area in RULES.areas}
+
+        def add_chip(shown: dict[str, Any]) -> int:
+            cid = len(new.area)
+            new.area.append(shown["area"])
+            known = shown["broken"] is not None
+            new.broken.append(bool(shown["broken"]))
+            new.revealed.append(known)
+            if not known:
+                unseen[shown["area"]].append(cid)
+            return cid
+
+        new.kind, new.chip, new.route = [], [], []
+        for space in obs["track"]:
+            kind = KIND_NAMES.index(space["kind"])
+            new.kind.append(kind)
+            new.chip.append(add_chip(space) if kind == SUPPLY else -1)
+            new.route.append(space["route"])
+        new.slots = []
+        for shown_slots in obs["containers"]:
+            slots = []
+            for item in shown_slots:
+                if item is None:
+                    slots.append(EMPTY)
+                elif "oxygen" in item:
+                    slots.append(item["oxygen"])
+                else:
+                    slots.append(CHIP + add_chip(item))
+            new.slots.append(slots)
+        for area, ids in unseen.items():
+            seen_good = sum(
+                1
+                for cid, a in enumerate(new.area)
+                if a == area and new.revealed[cid] and not new.broken[cid]
+            )
+            good = max(0, RULES.undamaged_per_area[area] - seen_good)
+            flags = [False] * min(good, len(ids)) + [True] * max(0, len(ids) - good)
+            rng.shuffle(flags)
+            for cid, flag in zip(ids, flags, strict=True):
+                new.broken[cid] = flag
+        new.draw = _cards(obs["draw_pile"])
+        rng.shuffle(new.draw)
+        new.discard = _cards(obs["discard_pile"])
+        new.storms_aside = obs["storms_aside"]
+        new.routes_left = obs["routes_left"]
+        new.ogs_left = obs["ogs_left"]
+        new.target = obs["target"]
+        new.outcome = obs["outcome"]
+        new.rover = obs["rover"]
+        new.rider = -1 if obs["rider"] is None else obs["rider"]
+        new.robot = -1 if obs["robot"] is None else obs["robot"]
+        new.pos = list(obs["crew"])
+        new.returned = list(obs["returned"])
+        new.roles = list(obs["roles"])
+        new.cur = obs["current"]
+        new.phase = PHASE_NAMES.index(obs["phase"])
+        new.ap = obs["ap"]
+        new.dice = list(obs["dice"])
+        role = new.roles[new.cur]
+        new.bonus = 2 if role == "athlete" and new.kind[new.pos[new.cur]] == OGS else 0
+        used = obs["used"]
+        new.used_mechanic = used["mechanic"]
+        new.used_inventor = used["inventor"]
+        new.used_inspector = used["inspector"]
+        new.used_surgeon = used["flight_surgeon"]
+        new.can_reroll = obs["can_reroll"]
+        share = obs["share"]
+        new.partner = share["with"] if share else -1
+        new.moved_mine = list(share["moved_mine"]) if share else []
+        new.moved_theirs = list(share["moved_theirs"]) if share else []
+        return new
+
     def clone(self) -> MoonAdventureState:
         new = object.__new__(type(self))
         new.__dict__.update(self.__dict__)
@@ -646,6 +742,11 @@ class MoonAdventureState(State):
             setattr(new, name, list(getattr(self, name)))
         new.slots = [list(s) for s in self.slots]
         return new
+
+
+def _cards(pile: dict[str, int]) -> list[int]:
+    """A pile with the shown composition, in no particular order."""
+    return [2] * pile["oxygen2"] + [3] * pile["oxygen3"] + [STORM] * pile["storms"]
 
 
 def _pile(cards: list[int]) -> dict[str, int]:
