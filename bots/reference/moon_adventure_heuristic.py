@@ -675,6 +675,8 @@ def share(view, legal):
     moved = view.obs["share"]["moved_mine"]
     if needs_oxygen(view, partner):
         mine = view.oxygen()
+        if not mine:  # nothing left to give (it gave its last card already)
+            return "done"
         if len(mine) < 2 and view.moves_home() > 1:
             return "done"
         if view.oxygen(partner) and oxygen_spare(view) < EXPECTED_AP[min(mine)]:
