@@ -104,8 +104,11 @@ def record_result(match_id: int, claim_token: uuid.UUID | str | None, outcome: O
 
 
 def _record(match_id: int, claim_token: uuid.UUID | str | None, outcome: Outcome) -> Recorded:
-    with transaction.atomic():
-        match, seats = _lock_match(match_id)
+    writer = _writer()
+    # Two round trips with the one-statement writer: BEGIN and both locks, then the
+    # write and COMMIT. (The ORM's writes read row counts: no pipeline for them.)
+    with rows.pipelined(writer is _write_all_postgresql) as sync, transaction.atomic():
+        match, seats, ratings = _lock_match_and_ratings(match_id)
         if match.is_done():
             return Recorded(match_id, False, match.status)
         stale = claim_token is not None and str(match.claim_token) != str(claim_token)
@@ -128,11 +131,13 @@ def _record(match_id: int, claim_token: uuid.UUID | str | None, outcome: Outcome
             stderr = outcome.stderr[seat.seat] if seat.seat < len(outcome.stderr) else ""
             seat.stderr = (stderr or "")[:MAX_STDERR_CHARS]
 
-        moves = _rate(match, seats, outcome, cooperative) if seats else RatingMoves()
+        moves = _rate(match, seats, ratings, outcome, cooperative) if seats else RatingMoves()
         # Stamped last, so the time is that of the write (the benchmark's clock reads it).
         match.finished_at = timezone.now()
-        _writer()(match, seats, moves)
-        _try_finish_tournament(match.tournament_id)
+        writer(match, seats, moves)
+        if match.tournament_id is not None:
+            sync()  # the tournament's update reads its row count
+            _try_finish_tournament(match.tournament_id)
     return Recorded(match_id, True, Match.Status.FINISHED, stale_claim=stale)
 
 
@@ -192,16 +197,37 @@ _RATING_COLUMNS = rows.columns(Rating, ["id", "bot_id", "game", "rating", *_RATI
 _RATING_BOT = _RATING_COLUMNS.index("bot_id")
 
 
-def _lock_match(match_id: int) -> tuple[Match, list[MatchSeat]]:
-    """Lock the match row and read its seats in one round trip (match.DoesNotExist if none)."""
-    sql = (
-        f"SELECT {rows.select_list(_MATCH_COLUMNS, 'm')}, {rows.select_list(_SEAT_COLUMNS, 's')}"
-        " FROM arena_match m LEFT JOIN arena_matchseat s ON s.match_id = m.id"
-        f" WHERE m.id = %s ORDER BY s.seat{rows.for_update('m')}"
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [match_id])
-        found = cursor.fetchall()
+_LOCK_MATCH_SQL = (
+    f"SELECT {rows.select_list(_MATCH_COLUMNS, 'm')}, {rows.select_list(_SEAT_COLUMNS, 's')}"
+    " FROM arena_match m LEFT JOIN arena_matchseat s ON s.match_id = m.id"
+    " WHERE m.id = %s ORDER BY s.seat{for_update}"
+)
+# The match's bots found by subquery (its seats never change), so this statement does
+# not wait for the match's rows to come back: sent together, the two cost one round
+# trip. The server runs them in order, so the match is locked before the ratings.
+_LOCK_RATINGS_SQL = (
+    f"SELECT {', '.join(_RATING_COLUMNS)} FROM arena_rating"
+    " WHERE game = (SELECT game FROM arena_match WHERE id = %s)"
+    " AND bot_id IN (SELECT bot_id FROM arena_matchseat WHERE match_id = %s)"
+    " ORDER BY bot_id{for_update}"
+)
+
+
+def _lock_match_and_ratings(match_id: int) -> tuple[Match, list[MatchSeat], dict[int, Rating]]:
+    """Lock the match, read its seats, and lock its bots' ratings in bot-id order.
+
+    Raises match.DoesNotExist if there is no such match. The ratings are locked even
+    when the match turns out to be done already: a rare duplicate pays a lock held for
+    one round trip, every recorded match saves one.
+    """
+    with connection.cursor() as match_cursor, connection.cursor() as rating_cursor:
+        match_cursor.execute(_LOCK_MATCH_SQL.format(for_update=rows.for_update("m")), [match_id])
+        rating_cursor.execute(
+            _LOCK_RATINGS_SQL.format(for_update=rows.for_update("arena_rating")),
+            [match_id, match_id],
+        )
+        found = match_cursor.fetchall()
+        locked = rating_cursor.fetchall()
     if not found:
         raise Match.DoesNotExist(f"match {match_id} does not exist")
     width = len(_MATCH_COLUMNS)
@@ -211,27 +237,8 @@ def _lock_match(match_id: int) -> tuple[Match, list[MatchSeat]]:
         for row in found
         if row[width] is not None
     ]
-    return match, seats
-
-
-def _lock_ratings(game: str, bot_ids: set[int]) -> dict[int, Rating]:
-    """The bots' Rating rows for this game, locked in bot-id order (the global order)."""
-    ordered = sorted(bot_ids)
-    marks = ", ".join(["%s"] * len(ordered))
-    sql = (
-        f"SELECT {', '.join(_RATING_COLUMNS)} FROM arena_rating"
-        f" WHERE game = %s AND bot_id IN ({marks}) ORDER BY bot_id{rows.for_update('arena_rating')}"
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [game, *ordered])
-        locked = {
-            row[_RATING_BOT]: rows.instance(Rating, _RATING_COLUMNS, row)
-            for row in cursor.fetchall()
-        }
-    missing = [bot_id for bot_id in ordered if bot_id not in locked]
-    if missing:
-        raise _MissingRows(game, missing)
-    return locked
+    ratings = {row[_RATING_BOT]: rows.instance(Rating, _RATING_COLUMNS, row) for row in locked}
+    return match, seats, ratings
 
 
 def _lock_game_rating(game: str, players: int) -> GameRating:
@@ -251,9 +258,15 @@ class RatingMoves:
 
 
 def _rate(
-    match: Match, seats: Sequence[MatchSeat], outcome: Outcome, cooperative: bool
+    match: Match,
+    seats: Sequence[MatchSeat],
+    ratings: dict[int, Rating],
+    outcome: Outcome,
+    cooperative: bool,
 ) -> RatingMoves:
-    ratings = _lock_ratings(match.game, {s.bot_id for s in seats})
+    missing = sorted({s.bot_id for s in seats} - ratings.keys())
+    if missing:
+        raise _MissingRows(match.game, missing)
     before = {bot_id: row.rating for bot_id, row in ratings.items()}
     seat_before = [before[s.bot_id] for s in seats]
     delta = dict.fromkeys(before, 0.0)

@@ -9,7 +9,8 @@ would (JSON decoded, SQLite's UUID strings made UUIDs).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import contextlib
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, TypeVar
 
 from django.db import connection, models
@@ -65,3 +66,28 @@ def for_update(of: str) -> str:
     if features.has_select_for_update_of:
         return f" FOR UPDATE OF {of}"
     return " FOR UPDATE" if features.has_select_for_update else ""
+
+
+@contextlib.contextmanager
+def pipelined(enabled: bool = True) -> Iterator[Callable[[], None]]:
+    """Send statements without waiting for each reply, where the driver can (PostgreSQL).
+
+    In psycopg's pipeline mode a statement whose rows are not read yet costs no round
+    trip of its own: BEGIN and the statements before a read travel together, and so do
+    the last writes and the COMMIT when a transaction is opened inside this block.
+    Errors still surface (as Django's database errors) at the next read or at the end.
+
+    Yields `sync()`, which waits for every reply so far. Call it before code that reads
+    a row count (the ORM's `update()`, `save(update_fields=...)`): in the pipeline a
+    count is not known until its reply is in.
+    """
+    if not enabled or connection.vendor != "postgresql":
+        yield _nothing_to_sync
+        return
+    connection.ensure_connection()
+    with connection.wrap_database_errors, connection.connection.pipeline() as pipeline:
+        yield pipeline.sync
+
+
+def _nothing_to_sync() -> None:
+    return None

@@ -1,14 +1,17 @@
-"""The statements `record_result` sends, pinned: each one is a round trip per match.
+"""The statements `record_result` sends and how they travel, pinned.
 
 On PostgreSQL a recorded match is: lock the match and read its seats, lock the bots'
 ratings, write everything in one statement, plus BEGIN and COMMIT (a savepoint and its
-release inside a test's transaction). The benchmark (manage.py arena_bench) depends on it.
+release inside a test's transaction), all in psycopg's pipeline mode, so that they cost
+two round trips (BEGIN and the locks, then the write and COMMIT). The benchmark
+(manage.py arena_bench) depends on it.
 """
 
 from __future__ import annotations
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import connection
 
 from arena.models import Rating, Tournament
 from arena.services.results import record_result
@@ -33,8 +36,35 @@ def test_recording_a_match_takes_a_fixed_number_of_statements(owner, django_asse
     match = make_match([a, b])
     with django_assert_num_queries(5):
         assert record_result(match.pk, None, outcome([1, 2])).recorded
-    with django_assert_num_queries(3):
+    # A duplicate locks the ratings too (sent with the match's lock, before it is read).
+    with django_assert_num_queries(4):
         assert not record_result(match.pk, None, outcome([1, 2])).recorded
+
+
+def test_the_locks_and_the_write_are_sent_in_pipeline_mode(owner):
+    """Statements sent in pipeline mode do not wait for each other's replies."""
+    from psycopg import pq
+
+    a, b = make_bot(owner, "a"), make_bot(owner, "b")
+    Rating.objects.bulk_create([Rating(bot=a, game="duel"), Rating(bot=b, game="duel")])
+    match = make_match([a, b])
+    sent: list[tuple[str, bool]] = []
+
+    def note(execute, sql, params, many, context):
+        pipelined = connection.connection.pgconn.pipeline_status != pq.PipelineStatus.OFF
+        sent.append((sql.split()[0], pipelined))
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(note):
+        assert record_result(match.pk, None, outcome([1, 2])).recorded
+    assert sent == [
+        ("SAVEPOINT", True),
+        ("SELECT", True),
+        ("SELECT", True),
+        ("WITH", True),
+        ("RELEASE", True),
+    ]
+    assert Rating.objects.get(bot=a, game="duel").games == 1
 
 
 def test_recording_a_tournament_match_adds_only_the_tournament_check(
