@@ -166,7 +166,7 @@ _CLAIM_SQL = _CLAIM_SET + _CLAIM_WHERE
 
 def read_match(match_id: int) -> tuple[Match | None, list[MatchSeat]]:
     """The match, its seats and their bot versions in one query; (None, []) if it is gone."""
-    with connection.cursor() as cursor:
+    with rows.prepared_cursor() as cursor:
         cursor.execute(_READ_SQL, [match_id])
         found = cursor.fetchall()
     if not found:
@@ -220,7 +220,7 @@ def claim(match: Match) -> bool:
     condition = {"id": match.pk, "status": Match.Status.QUEUED, "attempts": match.attempts}
     sql = _CLAIM_SQL_POSTGRESQL if connection.vendor == "postgresql" else _CLAIM_SQL
     # Outside a transaction, the single statement is its own: no BEGIN or COMMIT to send.
-    with connection.cursor() as cursor:
+    with rows.prepared_cursor() as cursor:
         cursor.execute(sql, _db_values(values) + _db_values(condition))
         claimed = cursor.rowcount
     if not claimed:

@@ -220,7 +220,7 @@ def _lock_match_and_ratings(match_id: int) -> tuple[Match, list[MatchSeat], dict
     when the match turns out to be done already: a rare duplicate pays a lock held for
     one round trip, every recorded match saves one.
     """
-    with connection.cursor() as match_cursor, connection.cursor() as rating_cursor:
+    with rows.prepared_cursor() as match_cursor, rows.prepared_cursor() as rating_cursor:
         match_cursor.execute(_LOCK_MATCH_SQL.format(for_update=rows.for_update("m")), [match_id])
         rating_cursor.execute(
             _LOCK_RATINGS_SQL.format(for_update=rows.for_update("arena_rating")),
@@ -395,7 +395,7 @@ def _write_all_postgresql(match: Match, seats: Sequence[MatchSeat], moves: Ratin
         match.rated,
         match.pk,
     ]
-    with connection.cursor() as cursor:
+    with rows.prepared_cursor() as cursor:
         cursor.execute(_WRITE_ALL_SQL, params)
 
 

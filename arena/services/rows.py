@@ -57,6 +57,30 @@ def _converters(model: type[models.Model], name: str) -> list[tuple[Any, Any]]:
     return found
 
 
+def prepared_cursor() -> Any:
+    """A cursor whose statements PostgreSQL parses and plans once per connection.
+
+    Django's cursors bind parameters in the client, so the server parses and plans every
+    statement anew: for the few statements on every match's path (read, claim, locks,
+    write) that was ~0.8 ms of the database's CPU per match, on the cores the bots use.
+    This cursor binds on the server, and its statements are prepared the first time
+    they run. Only such cursors prepare (Django's own never do), so the threshold set
+    on the connection changes nothing else. Elsewhere: a plain cursor.
+    """
+    if connection.vendor != "postgresql":
+        return connection.cursor()
+    from django.db.backends.postgresql.base import ServerBindingCursor
+
+    connection.ensure_connection()
+    raw = connection.connection
+    raw.prepare_threshold = 0
+    cursor = ServerBindingCursor(raw)
+    # As connection.cursor() wraps its cursors (the debug wrapper logs queries).
+    if connection.queries_logged:
+        return connection.make_debug_cursor(cursor)
+    return connection.make_cursor(cursor)
+
+
 def for_update(of: str) -> str:
     """`FOR UPDATE [OF table]` where the database locks rows; nothing on SQLite.
 

@@ -42,11 +42,16 @@ def test_the_claim_is_one_statement_that_commits_without_waiting_for_the_disk():
     300 plain ones, +300; see docs/reports/service.md).
     """
     match = make_match("cleo")
-    with CaptureQueriesContext(connection) as queries:
+    statements: list[str] = []
+
+    def note(execute, sql, params, many, context):
+        statements.append(sql)
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(note):
         assert tasks.claim(match)
-    statements = [q["sql"] for q in queries.captured_queries]
     assert len(statements) == 1
-    assert statements[0].startswith("UPDATE arena_match SET status = 'running'")
+    assert statements[0].startswith("UPDATE arena_match SET status = %s")
     assert "set_config('synchronous_commit', 'off', true)" in statements[0]
     assert Match.objects.get(pk=match.pk).status == Match.Status.RUNNING
     assert match.status == Match.Status.RUNNING and match.attempts == 1

@@ -79,3 +79,20 @@ def test_recording_a_tournament_match_adds_only_the_tournament_check(
     with django_assert_num_queries(8):
         assert record_result(match.pk, None, outcome([1, 2])).recorded
     assert Tournament.objects.get(pk=tournament.pk).status == Tournament.Status.FINISHED
+
+
+def test_the_locks_and_the_write_are_prepared_statements(owner):
+    """Parsed and planned once per connection, not per match (rows.prepared_cursor)."""
+    a, b = make_bot(owner, "a"), make_bot(owner, "b")
+    Rating.objects.bulk_create([Rating(bot=a, game="duel"), Rating(bot=b, game="duel")])
+    for _ in range(2):
+        assert record_result(make_match([a, b]).pk, None, outcome([1, 2])).recorded
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = [row[0] for row in cursor.fetchall()]
+    assert any(s.startswith("SELECT") and "FROM arena_match m" in s for s in prepared)
+    assert any(s.startswith("SELECT") and "FROM arena_rating" in s for s in prepared)
+    assert any("INSERT INTO arena_ratingchange" in s for s in prepared)
+    # Each once, however many matches were recorded (the connection outlives the test:
+    # other tests' statements may be there too).
+    assert len(prepared) == len(set(prepared))
