@@ -147,28 +147,73 @@ _READ_SQL = (
     " LEFT JOIN arena_botversion v ON v.id = s.bot_version_id"
     " WHERE m.id = %s ORDER BY s.seat"
 )
-_CLAIM_SET = (
+# The claim: one conditional UPDATE that returns the new attempt count (None: not queued).
+_CLAIM_SQL = (
     "UPDATE arena_match SET status = %s, claim_token = %s, claimed_at = %s, deadline_at = %s,"
-    " attempts = %s"
+    " attempts = attempts + 1{commit_mode} WHERE id = %s AND status = %s RETURNING attempts"
 )
-_CLAIM_WHERE = " WHERE id = %s AND status = %s AND attempts = %s"
-# On PostgreSQL the claim is one statement in its own (implicit) transaction that
-# turns off the wait for the disk for that transaction alone: set_config(..., true)
-# is SET LOCAL, read when the statement commits. One round trip instead of four
-# (BEGIN, SET LOCAL, UPDATE, COMMIT).
-_CLAIM_SQL_POSTGRESQL = (
-    _CLAIM_SET
-    + " FROM (SELECT set_config('synchronous_commit', 'off', true)) AS claim_commit"
-    + _CLAIM_WHERE
-)
-_CLAIM_SQL = _CLAIM_SET + _CLAIM_WHERE
+# On PostgreSQL the claim's transaction does not wait for the disk: set_config(..., true)
+# is SET LOCAL, for that transaction alone, read when it commits.
+_UNFLUSHED = " FROM (SELECT set_config('synchronous_commit', 'off', true)) AS claim_commit"
+_EXTEND_SQL = "UPDATE arena_match SET deadline_at = %s WHERE id = %s AND claim_token = %s"
 
 
-def read_match(match_id: int) -> tuple[Match | None, list[MatchSeat]]:
-    """The match, its seats and their bot versions in one query; (None, []) if it is gone."""
-    with rows.prepared_cursor() as cursor:
-        cursor.execute(_READ_SQL, [match_id])
-        found = cursor.fetchall()
+def read_and_claim(match_id: int) -> tuple[Match | None, list[MatchSeat], bool]:
+    """Read the match, its seats and their bot versions, and claim it for this worker.
+
+    Returns (match, seats, claimed); (None, [], False) if the match is gone. Claimed is
+    False when the match was not queued: another delivery has it, or it is done.
+
+    On PostgreSQL the read and the claim travel together (pipeline mode) in one round
+    trip, in one transaction that commits without waiting for the disk. Losing the claim
+    in a database crash is harmless: the result's commit, which does wait, also makes
+    every earlier commit durable (the log is sequential); without a result the match
+    is back in `queued` and the reaper re-sends it. The read runs first, so it sees the
+    match as it was before the claim, and the claim's condition (still queued) makes a
+    second delivery find it taken. The deadline starts at the configured one; a match
+    whose own limit needs longer gets it by one more statement (rare).
+    """
+    now = timezone.now()
+    token = uuid.uuid4()
+    configured = float(settings.ARENA_MATCH_DEADLINE_SECONDS)
+    deadline = now + timedelta(seconds=configured)
+    commit_mode = _UNFLUSHED if connection.vendor == "postgresql" else ""
+    claim_values = [
+        *_db_values(
+            {
+                "status": Match.Status.RUNNING,
+                "claim_token": token,
+                "claimed_at": now,
+                "deadline_at": deadline,
+                "id": match_id,
+            }
+        ),
+        Match.Status.QUEUED,
+    ]
+    with rows.pipelined(), rows.prepared_cursor() as reading, rows.prepared_cursor() as claiming:
+        reading.execute(_READ_SQL, [match_id])
+        claiming.execute(_CLAIM_SQL.format(commit_mode=commit_mode), claim_values)
+        found = reading.fetchall()
+        returned = claiming.fetchall()
+    match, seats = _match_from_rows(found)
+    if match is None or not returned:
+        return match, seats, False
+    match.status, match.claim_token = Match.Status.RUNNING, token
+    match.claimed_at, match.deadline_at = now, deadline
+    match.attempts = returned[0][0]
+    if match.deadline_seconds() > configured:
+        match.deadline_at = now + timedelta(seconds=match.deadline_seconds())
+        with rows.prepared_cursor() as cursor:
+            cursor.execute(
+                _EXTEND_SQL,
+                _db_values(
+                    {"deadline_at": match.deadline_at, "id": match.pk, "claim_token": token}
+                ),
+            )
+    return match, seats, True
+
+
+def _match_from_rows(found: list[tuple[Any, ...]]) -> tuple[Match | None, list[MatchSeat]]:
     if not found:
         return None, []
     match_end = len(_MATCH_COLUMNS)
@@ -192,45 +237,6 @@ def _db_values(values: dict[str, Any]) -> list[Any]:
     ]
 
 
-def claim(match: Match) -> bool:
-    """Take a queued match for this worker with one conditional UPDATE; False if taken.
-
-    Like `Match.try_claim`, but without reading the row back: the condition includes
-    the attempt count this worker read, so on success the values set here are exact.
-    One round trip less per match matters when the cores are busy with bots.
-
-    The claim commits without waiting for the disk (on PostgreSQL). Losing it in a
-    database crash is harmless: the result's commit, which does wait, also makes every
-    earlier commit durable (the log is sequential); without a result the match is back
-    in `queued` and the reaper re-sends it. A flush per claim cost ~4 ms of each match.
-    Called outside a transaction (as the task does), it is one round trip in all.
-    """
-    if match.status != Match.Status.QUEUED:
-        return False
-    now = timezone.now()
-    token = uuid.uuid4()
-    deadline = now + timedelta(seconds=match.deadline_seconds())
-    values = {
-        "status": Match.Status.RUNNING,
-        "claim_token": token,
-        "claimed_at": now,
-        "deadline_at": deadline,
-        "attempts": match.attempts + 1,
-    }
-    condition = {"id": match.pk, "status": Match.Status.QUEUED, "attempts": match.attempts}
-    sql = _CLAIM_SQL_POSTGRESQL if connection.vendor == "postgresql" else _CLAIM_SQL
-    # Outside a transaction, the single statement is its own: no BEGIN or COMMIT to send.
-    with rows.prepared_cursor() as cursor:
-        cursor.execute(sql, _db_values(values) + _db_values(condition))
-        claimed = cursor.rowcount
-    if not claimed:
-        return False
-    match.status, match.claim_token = Match.Status.RUNNING, token
-    match.claimed_at, match.deadline_at = now, deadline
-    match.attempts += 1
-    return True
-
-
 def _release(match_id: int, token: uuid.UUID | None) -> None:
     """Give a claim back so the retry (or the reaper) can take the match again."""
     Match.objects.filter(pk=match_id, status=Match.Status.RUNNING, claim_token=token).update(
@@ -240,10 +246,10 @@ def _release(match_id: int, token: uuid.UUID | None) -> None:
 
 def execute_match(match_id: int) -> str:
     """Claim, play and record one match. Returns what happened, for logs and tests."""
-    match, seats = read_match(match_id)
+    match, seats, claimed = read_and_claim(match_id)
     if match is None:
         return "missing"
-    if not claim(match):
+    if not claimed:
         return "skipped"
     token = match.claim_token
     started = time.monotonic()

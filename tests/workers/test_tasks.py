@@ -157,12 +157,14 @@ def test_the_reaper_resends_an_old_queued_match_once_per_period(owner, sent, set
     assert sent == [match.pk]
 
 
-def test_two_workers_reading_the_same_queued_match_claim_it_once(owner):
+def test_two_deliveries_of_the_same_queued_match_claim_it_once(owner):
     bots = [make_bot(owner, n, reference("random_bot.py")) for n in ("a", "b")]
     match = make_match(bots)
-    first, second = Match.objects.get(pk=match.pk), Match.objects.get(pk=match.pk)
-    assert tasks.claim(first) is True
-    assert tasks.claim(second) is False
+    first, _, claimed = tasks.read_and_claim(match.pk)
+    assert claimed and first is not None
+    second, _, claimed_again = tasks.read_and_claim(match.pk)
+    assert not claimed_again and second is not None
+    assert second.status == Match.Status.RUNNING  # read before its own (failed) claim
     stored = Match.objects.get(pk=match.pk)
     assert (stored.status, stored.attempts, stored.claim_token) == (
         Match.Status.RUNNING,
@@ -170,6 +172,23 @@ def test_two_workers_reading_the_same_queued_match_claim_it_once(owner):
         first.claim_token,
     )
     assert first.attempts == 1 and stored.deadline_at == first.deadline_at
+
+
+def test_a_match_with_a_long_limit_gets_a_claim_that_lasts_longer(owner, settings):
+    bots = [make_bot(owner, n, reference("random_bot.py")) for n in ("a", "b")]
+    match = make_match(bots)
+    Match.objects.filter(pk=match.pk).update(limits={"match_seconds": 3600})
+    claimed_match, _, claimed = tasks.read_and_claim(match.pk)
+    assert claimed and claimed_match is not None
+    stored = Match.objects.get(pk=match.pk)
+    lasts = (stored.deadline_at - stored.claimed_at).total_seconds()
+    assert lasts == pytest.approx(3600 + 120)
+    assert stored.deadline_at == claimed_match.deadline_at
+    short = make_match(bots)
+    tasks.read_and_claim(short.pk)
+    stored = Match.objects.get(pk=short.pk)
+    lasts = (stored.deadline_at - stored.claimed_at).total_seconds()
+    assert lasts == pytest.approx(settings.ARENA_MATCH_DEADLINE_SECONDS)
 
 
 def test_a_referee_crash_fails_the_match_with_the_reason(owner, monkeypatch):

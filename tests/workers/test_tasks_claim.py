@@ -9,7 +9,6 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import User
 from django.db import connection
-from django.test.utils import CaptureQueriesContext
 
 from arena.models import Bot, Match, MatchSeat
 from tests.arena.conftest import GOOD_BOT
@@ -33,41 +32,52 @@ def synchronous_commit() -> str:
         return cursor.fetchone()[0]
 
 
-@pytest.mark.django_db
-def test_the_claim_is_one_statement_that_commits_without_waiting_for_the_disk():
-    """One round trip: the statement is its own transaction and sets its own commit mode.
+def statements_sent(call):
+    """The statements `call` sends, and whether each went out in pipeline mode."""
+    from psycopg import pq
 
-    set_config(..., true) is SET LOCAL; run outside a transaction it covers the claim's
-    implicit transaction only (checked by hand: 300 such claims, pg_stat_wal.wal_sync +0;
-    300 plain ones, +300; see docs/reports/service.md).
-    """
-    match = make_match("cleo")
-    statements: list[str] = []
+    sent: list[tuple[str, bool]] = []
 
     def note(execute, sql, params, many, context):
-        statements.append(sql)
+        raw = connection.connection
+        pipelined = raw.pgconn.pipeline_status != pq.PipelineStatus.OFF
+        sent.append((sql, pipelined))
         return execute(sql, params, many, context)
 
     with connection.execute_wrapper(note):
-        assert tasks.claim(match)
-    assert len(statements) == 1
-    assert statements[0].startswith("UPDATE arena_match SET status = %s")
-    assert "set_config('synchronous_commit', 'off', true)" in statements[0]
-    assert Match.objects.get(pk=match.pk).status == Match.Status.RUNNING
-    assert match.status == Match.Status.RUNNING and match.attempts == 1
+        result = call()
+    return result, sent
+
+
+@pytest.mark.django_db
+def test_read_and_claim_is_one_round_trip_that_commits_without_waiting_for_the_disk():
+    """The read and the claim go out together in pipeline mode; the claim sets its own
+    transaction's commit mode (set_config(..., true) is SET LOCAL). Checked by hand:
+    300 such claims, pg_stat_wal.wal_sync +0; 300 plain ones, +300 (docs/reports/service.md).
+    """
+    match = make_match("cleo")
+    (read, seats, claimed), sent = statements_sent(lambda: tasks.read_and_claim(match.pk))
+    assert claimed and read is not None and len(seats) == 1
+    assert [pipelined for _, pipelined in sent] == [True, True]
+    assert sent[0][0].startswith("SELECT") and sent[1][0].startswith("UPDATE arena_match")
+    assert "set_config('synchronous_commit', 'off', true)" in sent[1][0]
+    assert (read.status, read.attempts) == (Match.Status.RUNNING, 1)
+    stored = Match.objects.get(pk=match.pk)
+    assert (stored.status, stored.claim_token) == (Match.Status.RUNNING, read.claim_token)
 
 
 @pytest.mark.django_db(transaction=True)
 def test_after_the_claim_commits_the_connection_waits_for_the_disk_again():
     match = make_match("cole")
     assert synchronous_commit() == "on"
-    assert tasks.claim(match)
+    assert tasks.read_and_claim(match.pk)[2]
     assert synchronous_commit() == "on"
-    assert not tasks.claim(Match.objects.get(pk=match.pk))
+    assert not tasks.read_and_claim(match.pk)[2]
+    assert Match.objects.get(pk=match.pk).attempts == 1
 
 
 @pytest.mark.django_db
-def test_the_match_is_read_with_its_seats_and_their_versions_in_one_query():
+def test_the_match_is_read_with_its_seats_and_their_versions():
     owner = User.objects.create_user("rhea")
     bots = [Bot.objects.create(owner=owner, name=n, game="moonrollers") for n in ("a", "b")]
     versions = [bots[0].add_version(GOOD_BOT, "bot.py"), bots[1].add_version(b"PK", "b.zip")]
@@ -82,14 +92,11 @@ def test_the_match_is_read_with_its_seats_and_their_versions_in_one_query():
     # Created in reverse, so the order comes from the query.
     for seat in (1, 0):
         MatchSeat.objects.create(match=match, seat=seat, bot=bots[seat], bot_version=versions[seat])
-    with CaptureQueriesContext(connection) as queries:
-        read, seats = tasks.read_match(match.pk)
-        assert read is not None
-        assert (read.pk, read.game, read.players, read.seed) == (match.pk, "moonrollers", 2, 5)
-        assert read.options == {"variant": "short"} and read.limits == {"move_seconds": 2}
-        assert (read.status, read.attempts) == (Match.Status.QUEUED, 0)
-        assert [(s.seat, s.bot_id) for s in seats] == [(0, bots[0].pk), (1, bots[1].pk)]
-        assert [bytes(s.bot_version.source) for s in seats] == [GOOD_BOT, b"PK"]
-        assert [s.bot_version.is_zip() for s in seats] == [False, True]
-    assert len(queries.captured_queries) == 1
-    assert tasks.read_match(match.pk + 1000) == (None, [])
+    read, seats, claimed = tasks.read_and_claim(match.pk)
+    assert claimed and read is not None
+    assert (read.pk, read.game, read.players, read.seed) == (match.pk, "moonrollers", 2, 5)
+    assert read.options == {"variant": "short"} and read.limits == {"move_seconds": 2}
+    assert [(s.seat, s.bot_id) for s in seats] == [(0, bots[0].pk), (1, bots[1].pk)]
+    assert [bytes(s.bot_version.source) for s in seats] == [GOOD_BOT, b"PK"]
+    assert [s.bot_version.is_zip() for s in seats] == [False, True]
+    assert tasks.read_and_claim(match.pk + 1000) == (None, [], False)
