@@ -96,3 +96,30 @@ def test_the_locks_and_the_write_are_prepared_statements(owner):
     # Each once, however many matches were recorded (the connection outlives the test:
     # other tests' statements may be there too).
     assert len(prepared) == len(set(prepared))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_write_failing_in_the_pipeline_rolls_back_and_leaves_the_connection_usable(owner):
+    """The error surfaces as Django's, nothing of the match is stored, the next one records."""
+    from django.db import DatabaseError
+
+    from arena.models import Match
+    from arena.services import results
+
+    a, b = make_bot(owner, "a"), make_bot(owner, "b")
+    Rating.objects.bulk_create([Rating(bot=a, game="duel"), Rating(bot=b, game="duel")])
+    match = make_match([a, b])
+    before = Match.objects.get(pk=match.pk).status
+
+    def failing_write(match, seats, moves):
+        with connection.cursor() as cursor:
+            cursor.execute("UPDATE arena_rating SET games = -1 WHERE bot_id = %s", [a.pk])
+
+    with pytest.MonkeyPatch.context() as patch, pytest.raises(DatabaseError):
+        patch.setattr(results, "_write_all_postgresql", failing_write)
+        record_result(match.pk, None, outcome([1, 2]))
+    stored = Match.objects.get(pk=match.pk)
+    assert stored.status == before and not stored.rated
+    assert Rating.objects.get(bot=a, game="duel").games == 0
+    assert record_result(match.pk, None, outcome([1, 2])).recorded
+    assert Rating.objects.get(bot=a, game="duel").games == 1
