@@ -17,7 +17,9 @@ at all (unknown game, bad options or limits, an engine error) is marked failed.
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
+import os
 import tempfile
 import time
 import traceback
@@ -90,6 +92,20 @@ def _bot_file(folder: Path, seat: MatchSeat) -> Path:
     return path
 
 
+@functools.cache
+def _scratch() -> str | None:
+    """Where each match writes its bots' files: memory (/dev/shm) where it is writable.
+
+    The launcher hands each file to its sandbox read-only, so the folder only lives as
+    long as the match. Making and removing it cost ~0.45 ms per match on this machine's
+    disk and ~0.1 ms in memory. None: the system's temp dir.
+    """
+    shared_memory = "/dev/shm"
+    if os.path.isdir(shared_memory) and os.access(shared_memory, os.W_OK | os.X_OK):
+        return shared_memory
+    return None
+
+
 def _close_quietly(players: list[ProcessPlayer]) -> None:
     for player in players:
         with contextlib.suppress(Exception):
@@ -112,7 +128,7 @@ def play_claimed(match: Match, seats: list[MatchSeat] | None = None) -> MatchOut
         raise Unplayable(str(exc)) from exc
     launcher = worker_launcher()
     players: list[ProcessPlayer] = []
-    with tempfile.TemporaryDirectory(prefix=f"arena-match-{match.pk}-") as folder:
+    with tempfile.TemporaryDirectory(prefix=f"arena-match-{match.pk}-", dir=_scratch()) as folder:
         try:
             for seat in seats:
                 path = _bot_file(Path(folder), seat)

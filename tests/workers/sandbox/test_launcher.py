@@ -127,6 +127,24 @@ def test_tmp_is_private_and_size_limited(launcher):
     assert listing == "[]" and int(size) == FAST.tmp_mb << 20
 
 
+def test_the_hosts_shared_memory_where_matches_keep_bot_files_is_out_of_sight(launcher):
+    """Workers write each match's bot files under /dev/shm (workers/tasks.py): the sandbox's
+    /dev is its own, so neither the folder nor a file in it can be listed or opened."""
+    from workers import tasks
+
+    assert tasks._scratch() == "/dev/shm"
+    with tempfile.TemporaryDirectory(prefix="arena-match-probe-", dir="/dev/shm") as folder:
+        planted = Path(folder) / "bot.py"
+        planted.write_text("secret")
+        planted.chmod(0o644)
+        os.chmod(folder, 0o755)
+        out = _run(
+            launcher,
+            f"import os\nprint(os.listdir('/dev/shm'))\nprint(os.path.exists({str(planted)!r}))\n",
+        )
+    assert out.splitlines() == ["[]", "False"]
+
+
 def test_no_network_interface_but_loopback(launcher):
     out = _run(
         launcher,
