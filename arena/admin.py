@@ -7,7 +7,9 @@ through raw field edits of results or ratings, which are read-only here.
 from __future__ import annotations
 
 from django.contrib import admin, messages
+from django.contrib.admin.views.main import ERROR_FLAG
 from django.db.models import Count, Q
+from django.http import HttpResponseRedirect
 from django.urls import reverse
 from django.utils.html import format_html
 
@@ -28,8 +30,21 @@ admin.site.site_header = "Moon Arena"
 admin.site.site_title = "Moon Arena admin"
 
 
+class ModelAdmin(admin.ModelAdmin):
+    """The arena's ModelAdmin: a list filter value with a NUL byte is a bad lookup, not a 500.
+
+    Django passes list_filter values (?game=...) to the query as given, and PostgreSQL
+    refuses NUL in text. Answer as Django does for any bad lookup: back to the list, ?e=1.
+    """
+
+    def changelist_view(self, request, extra_context=None):
+        if any("\x00" in "".join([key, *values]) for key, values in request.GET.lists()):
+            return HttpResponseRedirect(f"{request.path}?{ERROR_FLAG}=1")
+        return super().changelist_view(request, extra_context)
+
+
 @admin.register(Leaderboard)
-class LeaderboardAdmin(admin.ModelAdmin):
+class LeaderboardAdmin(ModelAdmin):
     list_display = ["bot", "owner", "game", "rating_shown", "games", "wins", "draws", "losses"]
     list_filter = ["game", "bot__is_active"]
     ordering = ["game", "-rating"]
@@ -52,7 +67,7 @@ class LeaderboardAdmin(admin.ModelAdmin):
 
 
 @admin.register(Rating)
-class RatingAdmin(admin.ModelAdmin):
+class RatingAdmin(ModelAdmin):
     list_display = ["bot", "game", "rating", "games", "wins", "draws", "losses", "successes"]
     list_filter = ["game"]
     ordering = ["game", "-rating"]
@@ -63,7 +78,7 @@ class RatingAdmin(admin.ModelAdmin):
 
 
 @admin.register(GameRating)
-class GameRatingAdmin(admin.ModelAdmin):
+class GameRatingAdmin(ModelAdmin):
     list_display = ["game", "players", "rating", "games", "updated_at"]
     list_filter = ["game"]
     readonly_fields = [f.name for f in GameRating._meta.fields]
@@ -73,7 +88,7 @@ class GameRatingAdmin(admin.ModelAdmin):
 
 
 @admin.register(RatingChange)
-class RatingChangeAdmin(admin.ModelAdmin):
+class RatingChangeAdmin(ModelAdmin):
     list_display = ["rating", "match", "before", "after", "created_at"]
     list_filter = ["rating__game"]
     readonly_fields = ["rating", "match", "before", "after", "created_at"]
@@ -95,7 +110,7 @@ class BotVersionInline(admin.TabularInline):
 
 
 @admin.register(Bot)
-class BotAdmin(admin.ModelAdmin):
+class BotAdmin(ModelAdmin):
     list_display = ["name", "game", "owner", "is_active", "version_count", "created_at"]
     list_filter = ["game", "is_active"]
     search_fields = ["name", "owner__username"]
@@ -122,7 +137,7 @@ class BotAdmin(admin.ModelAdmin):
 
 
 @admin.register(Tournament)
-class TournamentAdmin(admin.ModelAdmin):
+class TournamentAdmin(ModelAdmin):
     list_display = ["name", "game", "status", "progress", "players_per_match", "start_at"]
     list_filter = ["game", "status", "format"]
     search_fields = ["name"]
@@ -186,7 +201,7 @@ class MatchSeatInline(admin.TabularInline):
 
 
 @admin.register(Match)
-class MatchAdmin(admin.ModelAdmin):
+class MatchAdmin(ModelAdmin):
     list_display = ["id", "game", "tournament", "status", "result_summary", "rated", "replay"]
     list_filter = ["game", "status", "rated"]
     search_fields = ["id", "seats__bot__name"]

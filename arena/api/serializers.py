@@ -5,12 +5,17 @@ from __future__ import annotations
 from django.contrib.auth.models import User
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import IntegrityError, transaction
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from arena.models import Bot, BotVersion, Match, MatchSeat, Rating, Tournament
 
 # --- accounts -------------------------------------------------------------------------------
+
+
+USERNAME_MAX_LENGTH = User._meta.get_field("username").max_length
+USERNAME_TAKEN = "A user with that username already exists."
 
 
 class UserCreateSerializer(serializers.ModelSerializer):
@@ -21,6 +26,19 @@ class UserCreateSerializer(serializers.ModelSerializer):
         fields = ["id", "username", "password"]
         read_only_fields = ["id"]
 
+    def validate_username(self, value: str) -> str:
+        # create_user stores the NFKC form ("ａｄａ" -> "ada", "ﬁ" -> "fi"), so check that
+        # form: a look-alike of a taken name, or a name that grows past the column, used to
+        # reach the database's constraints (a 500).
+        username = User.normalize_username(value)
+        if len(username) > USERNAME_MAX_LENGTH:
+            raise serializers.ValidationError(
+                f"Ensure this field has no more than {USERNAME_MAX_LENGTH} characters."
+            )
+        if User.objects.filter(username=username).exists():
+            raise serializers.ValidationError(USERNAME_TAKEN)
+        return username
+
     def validate(self, attrs):
         try:
             validate_password(attrs["password"], User(username=attrs["username"]))
@@ -29,7 +47,12 @@ class UserCreateSerializer(serializers.ModelSerializer):
         return attrs
 
     def create(self, validated_data):
-        return User.objects.create_user(**validated_data)
+        try:
+            with transaction.atomic():
+                return User.objects.create_user(**validated_data)
+        except IntegrityError:
+            # Two registrations of one name raced past validate_username.
+            raise serializers.ValidationError({"username": [USERNAME_TAKEN]}) from None
 
 
 class UserSerializer(serializers.ModelSerializer):
@@ -121,7 +144,29 @@ class VersionUploadSerializer(serializers.Serializer):
     file = serializers.FileField(help_text="a .py file defining act or Bot, or a .zip with bot.py")
 
 
+class BotFilterSerializer(serializers.Serializer):
+    # Typed filters, so a NUL byte or an odd value is a 400 here and never reaches the
+    # database (PostgreSQL refuses NUL in text: that was a 500).
+    game = serializers.CharField(required=False, allow_blank=True)
+    owner = serializers.CharField(required=False, allow_blank=True)
+    mine = serializers.BooleanField(required=False, help_text="only the caller's own bots")
+
+
+class SourceQuerySerializer(serializers.Serializer):
+    version = serializers.IntegerField(required=False, min_value=1, max_value=2**31 - 1)
+
+
 # --- tournaments ----------------------------------------------------------------------------
+
+
+class JSONField(serializers.JSONField):
+    """DRF's JSONField; a form value nested too deeply for json.loads is invalid, not a 500."""
+
+    def to_internal_value(self, data):
+        try:
+            return super().to_internal_value(data)
+        except RecursionError:
+            self.fail("invalid")
 
 
 class TournamentCreateSerializer(serializers.Serializer):
@@ -131,9 +176,16 @@ class TournamentCreateSerializer(serializers.Serializer):
     bots = serializers.ListField(child=serializers.IntegerField(min_value=1), allow_empty=True)
     players_per_match = serializers.IntegerField()
     games_per_pairing = serializers.IntegerField(default=1)
-    options = serializers.JSONField(required=False, default=dict)
-    limits = serializers.JSONField(required=False, default=dict)
+    options = JSONField(required=False, default=dict)
+    limits = JSONField(required=False, default=dict)
     start_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
+
+
+class TournamentFilterSerializer(serializers.Serializer):
+    game = serializers.CharField(required=False, allow_blank=True)
+    status = serializers.ChoiceField(
+        choices=Tournament.Status.values, required=False, allow_blank=True
+    )
 
 
 class StandingSerializer(serializers.Serializer):

@@ -1,7 +1,6 @@
 """Routes of the REST API (mounted at /api/)."""
 
 from django.urls import path
-from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.routers import DefaultRouter
 
 from arena.api import views
@@ -16,6 +15,6 @@ router.register("leaderboards", views.LeaderboardViewSet, basename="leaderboard"
 urlpatterns = [
     path("users/", views.RegisterView.as_view(), name="user-register"),
     path("users/me/", views.MeView.as_view(), name="user-me"),
-    path("token/", ObtainAuthToken.as_view(), name="token"),
+    path("token/", views.TokenView.as_view(), name="token"),
     *router.urls,
 ]

@@ -9,18 +9,21 @@ from __future__ import annotations
 from django.conf import settings
 from django.db.models import Count, Prefetch
 from django.http import HttpResponse
+from django.utils.http import content_disposition_header
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import generics, mixins, permissions, status, viewsets
+from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.decorators import action
 from rest_framework.generics import get_object_or_404
 from rest_framework.pagination import PageNumberPagination
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
 
 import engine
 from arena.api import serializers as s
+from arena.api.parsers import JSONParser
 from arena.api.permissions import IsOrganiser
 from arena.errors import InvalidInput, InvalidUpload, NotFound
 from arena.models import Bot, BotVersion, Match, MatchSeat, Rating, Tournament
@@ -45,6 +48,11 @@ class MeView(generics.RetrieveAPIView):
 
     def get_object(self):
         return self.request.user
+
+
+class TokenView(ObtainAuthToken):
+    # DRF's view lists its parsers itself; ours turns too deeply nested JSON into a 400.
+    parser_classes = [FormParser, MultiPartParser, JSONParser]
 
 
 # --- games ----------------------------------------------------------------------------------
@@ -111,14 +119,22 @@ class BotViewSet(
             )
             .order_by("game", "name")
         )
-        params = self.request.query_params
-        if params.get("game"):
-            queryset = queryset.filter(game=params["game"])
-        if params.get("owner"):
-            queryset = queryset.filter(owner__username=params["owner"])
-        if params.get("mine") in {"1", "true", "yes"} and self.request.user.is_authenticated:
+        if self.action != "list":
+            return queryset
+        filters = s.BotFilterSerializer(data=self.request.query_params)
+        filters.is_valid(raise_exception=True)
+        wanted = filters.validated_data
+        if wanted.get("game"):
+            queryset = queryset.filter(game=wanted["game"])
+        if wanted.get("owner"):
+            queryset = queryset.filter(owner__username=wanted["owner"])
+        if wanted.get("mine") and self.request.user.is_authenticated:
             queryset = queryset.filter(owner=self.request.user)
         return queryset
+
+    @extend_schema(parameters=[s.BotFilterSerializer])
+    def list(self, request, *args, **kwargs):
+        return super().list(request, *args, **kwargs)
 
     def get_permissions(self):
         if self.action in {"list", "retrieve", "versions"} and self.request.method in {
@@ -200,25 +216,28 @@ class BotViewSet(
 
     @extend_schema(
         summary="Download a version's file (owner only; latest unless ?version=N)",
-        parameters=[OpenApiParameter("version", int, required=False)],
+        parameters=[s.SourceQuerySerializer],
         responses={(200, "application/octet-stream"): OpenApiTypes.BINARY},
     )
     @action(detail=True, methods=["get"])
     def source(self, request, pk=None):
         bot = self.get_object()
         bot_service.require_owner(bot, request.user, "download the source of")
-        number = request.query_params.get("version")
+        query = s.SourceQuerySerializer(data=request.query_params)
+        if not query.is_valid():
+            # str.isdigit() let '²' through to int(): a 500. The serializer parses strictly.
+            raise InvalidInput("version must be a version number", field="version")
+        number = query.validated_data.get("version")
         versions = bot.versions.all()
         if number is None:
             version = versions.order_by("-number").first()
         else:
-            if not number.isdigit():
-                raise InvalidInput("version must be a version number", field="version")
-            version = versions.filter(number=int(number)).first()
+            version = versions.filter(number=number).first()
         if version is None:
             raise NotFound(f"bot {bot.name!r} has no version {number}")
         response = HttpResponse(bytes(version.source), content_type="application/octet-stream")
-        response["Content-Disposition"] = f'attachment; filename="{version.filename}"'
+        # Quotes and non-ASCII names need escaping / RFC 6266 filename*, or the header breaks.
+        response["Content-Disposition"] = content_disposition_header(True, version.filename)
         response["X-Content-SHA256"] = version.sha256
         return response
 
@@ -239,12 +258,19 @@ class TournamentViewSet(
 
     def get_queryset(self):
         queryset = Tournament.objects.select_related("created_by").prefetch_related("bots")
-        params = self.request.query_params
-        if params.get("game"):
-            queryset = queryset.filter(game=params["game"])
-        if params.get("status"):
-            queryset = queryset.filter(status=params["status"])
+        if self.action == "list":
+            filters = s.TournamentFilterSerializer(data=self.request.query_params)
+            filters.is_valid(raise_exception=True)
+            wanted = filters.validated_data
+            if wanted.get("game"):
+                queryset = queryset.filter(game=wanted["game"])
+            if wanted.get("status"):
+                queryset = queryset.filter(status=wanted["status"])
         return queryset.order_by("-id")
+
+    @extend_schema(parameters=[s.TournamentFilterSerializer])
+    def list(self, request, *args, **kwargs):
+        return super().list(request, *args, **kwargs)
 
     def get_permissions(self):
         if self.action in {"create", "start"}:
@@ -346,11 +372,16 @@ class LeaderboardPagination(PageNumberPagination):
 @extend_schema(tags=["leaderboards"])
 class LeaderboardViewSet(viewsets.GenericViewSet):
     permission_classes = [permissions.AllowAny]
-    pagination_class = LeaderboardPagination
     lookup_field = "game"
     lookup_value_regex = "[^/]+"
     queryset = Rating.objects.none()
     serializer_class = s.LeaderboardEntrySerializer
+
+    @property
+    def pagination_class(self):
+        # Only a game's board is paginated. The schema generator reads this per action too:
+        # a class attribute documented the short list of games as a page (the fuzz found it).
+        return None if self.action == "list" else LeaderboardPagination
 
     @extend_schema(
         summary="Every game's leaderboard link", responses=s.LeaderboardGameSerializer(many=True)

@@ -60,6 +60,12 @@ def create_tournament(
         options = spec.check_options(options or {})
     except engine.InvalidSetup as exc:
         raise InvalidInput(str(exc), field="options") from None
+    try:
+        # Some checks only run when a state is built (moon_bots' max_rounds >= 1): build one
+        # now, so bad options are a 400 here instead of every match failing in the workers.
+        spec.new_state(players_per_match, 0, options)
+    except engine.InvalidSetup as exc:
+        raise InvalidInput(str(exc), field="options") from None
     limits = check_limits(limits)
     chosen = _check_bots(bots, spec.name, players_per_match)
     total = count_matches(len(chosen), players_per_match, games_per_pairing)
