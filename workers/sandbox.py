@@ -186,11 +186,12 @@ class UidLease:
             return False
 
     def mark(self, clean: bool) -> None:
+        # Same-size overwrites: changing the file's size (a truncate) is a journalled
+        # metadata change that waited behind the database's disk flushes (~0.2 ms a call
+        # in the pipeline), twice per bot per match.
         if self._fd is not None:
             with contextlib.suppress(OSError):
-                os.ftruncate(self._fd, 0)
-                if clean:
-                    os.pwrite(self._fd, b"clean", 0)
+                os.pwrite(self._fd, b"clean" if clean else b"dirty", 0)
 
     def release(self, clean: bool = False) -> None:
         if self._fd is not None:

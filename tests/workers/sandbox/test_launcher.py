@@ -258,3 +258,21 @@ def test_a_cgroup_that_cannot_be_joined_stops_the_chain_before_bwrap(tmp_path):
     assert done.returncode == 125
     assert "bwrap would start" not in done.stdout
     assert "arena-sandbox: cannot join cgroup" in done.stderr
+
+
+def test_a_lease_says_clean_only_after_a_clean_release(tmp_path):
+    """The marker is overwritten in place (same size, no truncate): a worker that dies
+    holding the uid leaves "dirty", so the next holder searches /proc for leftovers."""
+    from workers.sandbox import UidLease
+
+    path = tmp_path / "uid-61000.lock"
+    lease = UidLease(61000, os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+    assert not lease.was_clean()  # a new file
+    lease.mark(clean=False)
+    assert not lease.was_clean() and path.read_bytes() == b"dirty"
+    lease.release(clean=True)
+    again = UidLease(61000, os.open(path, os.O_RDWR))
+    assert again.was_clean() and path.read_bytes() == b"clean"
+    again.mark(clean=False)  # taken again, then the worker dies
+    assert path.read_bytes() == b"dirty"
+    again.release(clean=False)
