@@ -200,7 +200,8 @@ class BotViewSet(
         request={"multipart/form-data": s.VersionUploadSerializer},
         responses={201: s.BotVersionSerializer},
     )
-    @action(detail=True, methods=["get", "post"])
+    # Not paginated (a bot has few versions); saying so keeps the schema honest.
+    @action(detail=True, methods=["get", "post"], pagination_class=None)
     def versions(self, request, pk=None):
         bot = self.get_object()
         if request.method == "GET":

@@ -219,11 +219,14 @@ def _response_schema(schema: dict, path: str, code: str = "200") -> dict:
     return schema["paths"][path]["get"]["responses"][code]["content"]["application/json"]["schema"]
 
 
-def test_the_schema_documents_the_leaderboard_list_as_the_plain_list_it_is(anonymous):
-    # schemathesis: every GET /api/leaderboards/ "violated" its schema (documented as a page).
+def test_the_schema_documents_plain_lists_as_lists_and_pages_as_pages(anonymous):
+    # schemathesis: GET /api/leaderboards/ and /api/bots/{id}/versions/ "violated" their
+    # schema (documented as pages, answered as lists).
     schema = anonymous.get("/api/schema/?format=json").json()
     assert _response_schema(schema, "/api/leaderboards/")["type"] == "array"
     assert isinstance(anonymous.get("/api/leaderboards/").json(), list)
+    versions = _response_schema(schema, "/api/bots/{id}/versions/")
+    assert versions["type"] == "array"
     board = _response_schema(schema, "/api/leaderboards/{game}/")["$ref"]
     assert board.endswith("/PaginatedLeaderboardEntryList")
     assert "results" in anonymous.get("/api/leaderboards/duel/?page_size=1").json()
