@@ -205,12 +205,16 @@ _LOCK_MATCH_SQL = (
 # The match's bots found by subquery (its seats never change), so this statement does
 # not wait for the match's rows to come back: sent together, the two cost one round
 # trip. The server runs them in order, so the match is locked before the ratings.
+# On PostgreSQL the bots are an array computed once, so the rows are found through the
+# (bot, game) unique index; with `IN (subquery)` the planner chose a join over the
+# leaderboard index on game, which every rating update fills with dead entries
+# (0.9 ms a match after a few thousand, against 0.03 ms).
 _LOCK_RATINGS_SQL = (
     f"SELECT {', '.join(_RATING_COLUMNS)} FROM arena_rating"
     " WHERE game = (SELECT game FROM arena_match WHERE id = %s)"
-    " AND bot_id IN (SELECT bot_id FROM arena_matchseat WHERE match_id = %s)"
-    " ORDER BY bot_id{for_update}"
+    " AND bot_id {seat_bots} ORDER BY bot_id{for_update}"
 )
+_SEAT_BOTS = "(SELECT bot_id FROM arena_matchseat WHERE match_id = %s)"
 
 
 def _lock_match_and_ratings(match_id: int) -> tuple[Match, list[MatchSeat], dict[int, Rating]]:
@@ -222,8 +226,13 @@ def _lock_match_and_ratings(match_id: int) -> tuple[Match, list[MatchSeat], dict
     """
     with rows.prepared_cursor() as match_cursor, rows.prepared_cursor() as rating_cursor:
         match_cursor.execute(_LOCK_MATCH_SQL.format(for_update=rows.for_update("m")), [match_id])
+        seat_bots = (
+            f"= ANY(ARRAY{_SEAT_BOTS})" if connection.vendor == "postgresql" else f"IN {_SEAT_BOTS}"
+        )
         rating_cursor.execute(
-            _LOCK_RATINGS_SQL.format(for_update=rows.for_update("arena_rating")),
+            _LOCK_RATINGS_SQL.format(
+                seat_bots=seat_bots, for_update=rows.for_update("arena_rating")
+            ),
             [match_id, match_id],
         )
         found = match_cursor.fetchall()
