@@ -21,7 +21,8 @@ class Option:
     """One game option with its default.
 
     `choices` limits a scalar option to a set of values; `subset_of` makes the
-    option a list whose items come from that set (for expansions).
+    option a list whose items come from that set (for expansions); `minimum` and
+    `maximum` bound a number.
     """
 
     name: str
@@ -29,6 +30,8 @@ class Option:
     choices: tuple[Any, ...] | None = None
     subset_of: tuple[str, ...] | None = None
     help: str = ""
+    minimum: int | None = None
+    maximum: int | None = None
 
     def check(self, value: Any) -> Any:
         if self.subset_of is not None:
@@ -51,6 +54,10 @@ class Option:
             raise InvalidSetup(
                 f"option {self.name!r} must be a {type(self.default).__name__}, not {value!r}"
             )
+        if self.minimum is not None and value < self.minimum:
+            raise InvalidSetup(f"option {self.name!r} must be at least {self.minimum}, not {value}")
+        if self.maximum is not None and value > self.maximum:
+            raise InvalidSetup(f"option {self.name!r} must be at most {self.maximum}, not {value}")
         return value
 
 

@@ -75,6 +75,16 @@ def test_options_are_checked_and_defaulted():
         COUNTDOWN.new_state(2, 1, {"variant": "medium"})
 
 
+@pytest.mark.parametrize("game", ["moonrakers", "moon_bots"])
+@pytest.mark.parametrize(
+    ("rounds", "why"), [(0, "at least 1"), (-1, "at least 1"), (1001, "at most")]
+)
+def test_a_round_cap_out_of_range_is_refused_at_set_up(game, rounds, why):
+    with pytest.raises(engine.InvalidSetup, match=why):
+        engine.get_game(game).check_options({"max_rounds": rounds})
+    assert engine.get_game(game).check_options({"max_rounds": 1})["max_rounds"] == 1
+
+
 def test_boolean_is_not_accepted_for_an_integer_action():
     state = COUNTDOWN.new_state(2, 1)
     with pytest.raises(engine.IllegalAction):

@@ -23,6 +23,10 @@ GAME = register(
                 RULES.max_rounds,
                 help="turn cap (E-moon_bots-9): robot turns = max_rounds x robots; "
                 "the game then ends and survivors rank by energy",
+                # A game needs a round; a cap far beyond any real game only makes matches that
+                # run into their wall-clock limit.
+                minimum=1,
+                maximum=1000,
             ),
         ),
         title="Moon-Bots",

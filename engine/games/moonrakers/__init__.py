@@ -28,6 +28,10 @@ GAME = register(
                 "max_rounds",
                 RULES["round_cap"]["value"],
                 help="E-moonrakers-1: the game stops after this many rounds; Prestige decides",
+                # A game needs a round; a cap far beyond any real game only makes matches that
+                # run into their wall-clock limit.
+                minimum=1,
+                maximum=1000,
             ),
         ),
         title="Moonrakers (+ Overload)",
