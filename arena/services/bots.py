@@ -76,7 +76,7 @@ def python_source(upload: Upload) -> str:
             field="file",
         )
     try:
-        return raw.decode("utf-8")
+        return raw.decode("utf-8-sig")  # a leading BOM is valid Python source
     except UnicodeDecodeError as exc:
         raise InvalidUpload(
             f"the bot is not UTF-8 text (bad byte at offset {exc.start})", field="file"

@@ -107,6 +107,14 @@ def _is_zip(path: str) -> bool:
         return False
 
 
+def _text(data: bytes) -> str:
+    # A leading byte order mark is valid Python source. Stripped by hand: the
+    # "utf-8-sig" codec is a module to import, on every bot's start-up.
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    return data.decode("utf-8")
+
+
 def _read_source(path: str) -> tuple[str, str]:
     if _is_zip(path):
         # Imported only when needed: every millisecond of start-up counts per bot.
@@ -117,7 +125,7 @@ def _read_source(path: str) -> tuple[str, str]:
                 info = archive.getinfo("bot.py")
                 if info.file_size > MAX_BOT_BYTES:
                     raise BotLoadError("bot.py in the zip is larger than 1 MiB")
-                return archive.read(info).decode("utf-8"), "bot.py"
+                return _text(archive.read(info)), "bot.py"
         except KeyError:
             raise BotLoadError("the zip has no bot.py at its top level") from None
         except (zipfile.BadZipFile, UnicodeDecodeError, OSError) as exc:
@@ -132,7 +140,7 @@ def _read_source(path: str) -> tuple[str, str]:
     if len(data) > MAX_BOT_BYTES:
         raise BotLoadError("the bot file is larger than 1 MiB")
     try:
-        return data.decode("utf-8"), path.rsplit("/", 1)[-1]
+        return _text(data), path.rsplit("/", 1)[-1]
     except UnicodeDecodeError:
         raise BotLoadError("the bot file is not UTF-8 text") from None
 

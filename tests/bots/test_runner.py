@@ -103,6 +103,16 @@ def test_broken_bot_files_are_refused_with_a_reason(tmp_path, text, reason):
     assert reason in replies[0]["error"]
 
 
+def test_a_bot_file_with_a_byte_order_mark_runs_as_python_would_run_it(tmp_path):
+    bot = tmp_path / "bot.py"
+    bot.write_bytes(
+        b"\xef\xbb\xbfdef act(observation, legal_actions):\n    return legal_actions[0]\n"
+    )
+    assert load_bot(str(bot)).act({}, ["x"]) == "x"
+    replies, code, _ = converse(bot, START, act(["a"]), {"type": "end"})
+    assert replies == [{"action": "a"}] and code == 0
+
+
 def test_non_utf8_and_missing_files_are_refused(tmp_path):
     binary = tmp_path / "bot.py"
     binary.write_bytes(b"\xff\xfe\x00bad")

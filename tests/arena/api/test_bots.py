@@ -62,6 +62,12 @@ def test_a_class_bot_and_a_zip_with_bot_py_are_accepted(author):
     assert bytes(BotVersion.objects.get(bot__name="zipped").source) == archive
 
 
+def test_a_bot_file_starting_with_a_byte_order_mark_is_accepted(author):
+    """Python runs such a file (the SDK runner strips the mark too: tests/bots/test_runner.py)."""
+    reply = create(author, "marked", data=b"\xef\xbb\xbf" + GOOD_BOT)
+    assert reply.status_code == 201, reply.content
+
+
 @pytest.mark.parametrize(
     ("data", "filename", "reason"),
     [
