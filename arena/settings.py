@@ -82,6 +82,15 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # Worker processes and the web server share the file: wait for locks instead of failing.
     DATABASES["default"]["OPTIONS"] = {"timeout": 30}
 DATABASES["default"]["CONN_MAX_AGE"] = env_int("DB_CONN_MAX_AGE", 0, minimum=0)
+if DATABASES["default"]["ENGINE"].endswith("postgresql"):
+    # Only the match path's statements are prepared (arena/services/rows.py), and they all
+    # find their rows by key: one generic plan each, instead of planning the result's write
+    # anew for every match. Django's own statements are not prepared, so they are unchanged.
+    # psycopg prepares nothing unless it has a threshold (Django sets none): this one is
+    # never reached, so only the statements asked for explicitly are prepared.
+    _options = DATABASES["default"].setdefault("OPTIONS", {})
+    _options["options"] = f"{_options.get('options', '')} -c plan_cache_mode=force_generic_plan"
+    _options.setdefault("prepare_threshold", 2**31 - 1)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -10,6 +10,7 @@ would (JSON decoded, SQLite's UUID strings made UUIDs).
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, TypeVar
 
@@ -60,32 +61,35 @@ def _converters(model: type[models.Model], name: str) -> list[tuple[Any, Any]]:
 def prepared_cursor() -> Any:
     """A cursor whose statements PostgreSQL parses and plans once per connection.
 
-    Django's cursors bind parameters in the client, so the server parses and plans every
-    statement anew: for the few statements on every match's path (read, claim, locks,
-    write) that was ~0.8 ms of the database's CPU per match, on the cores the bots use.
-    This cursor binds on the server, and its statements are prepared the first time
-    they run. Only such cursors prepare (Django's own never do), so the threshold set
-    on the connection changes nothing else. Elsewhere: a plain cursor.
+    Django's cursors bind parameters in the client, and such cursors never prepare
+    (psycopg's ClientCursor): the server parses and plans every statement anew. For the
+    few statements on every match's path (read, claim, locks, write) that was ~1 ms of
+    the database's CPU per match, on the cores the bots use. This cursor binds on the
+    server and prepares each statement the first time it runs (with a generic plan:
+    arena/settings.py). Elsewhere: a plain cursor.
     """
     if connection.vendor != "postgresql":
         return connection.cursor()
-    from django.db.backends.postgresql.base import ServerBindingCursor
-
     connection.ensure_connection()
-    raw = connection.connection
-    if raw.prepare_threshold != 0:
-        raw.prepare_threshold = 0
-        # Plan each prepared statement once too. They all find their rows by key, so the
-        # generic plan is the plan; left to choose, PostgreSQL kept planning the result's
-        # write anew (it cannot size the arrays it unnests): ~0.4 ms of its CPU a match.
-        # Django's own statements are not prepared, so this changes nothing for them. (A
-        # setting lost with a rolled-back first transaction only costs that planning.)
-        raw.execute("SET plan_cache_mode = force_generic_plan")
-    cursor = ServerBindingCursor(raw)
+    cursor = _preparing_cursor_class()(connection.connection)
     # As connection.cursor() wraps its cursors (the debug wrapper logs queries).
     if connection.queries_logged:
         return connection.make_debug_cursor(cursor)
     return connection.make_cursor(cursor)
+
+
+@functools.cache
+def _preparing_cursor_class() -> type:
+    from django.db.backends.postgresql.base import ServerBindingCursor
+
+    class PreparingCursor(ServerBindingCursor):  # type: ignore[misc,valid-type]
+        """Prepares every statement it runs, whatever the connection's threshold."""
+
+        def execute(self, query: Any, params: Any = None, **kwargs: Any) -> Any:
+            kwargs.setdefault("prepare", True)
+            return super().execute(query, params, **kwargs)
+
+    return PreparingCursor
 
 
 def for_update(of: str) -> str:

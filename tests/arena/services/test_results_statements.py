@@ -90,6 +90,10 @@ def test_the_locks_and_the_write_are_prepared_statements(owner):
     with connection.cursor() as cursor:
         cursor.execute("SELECT statement FROM pg_prepared_statements")
         prepared = [row[0] for row in cursor.fetchall()]
+        cursor.execute("SHOW plan_cache_mode")  # one plan each (arena/settings.py)
+        assert cursor.fetchone()[0] == "force_generic_plan"
+        # Django's own statements are not prepared: this test's ORM calls are not there.
+        assert not any("arena_bot" in s or "auth_user" in s for s in prepared)
     assert any(s.startswith("SELECT") and "FROM arena_match m" in s for s in prepared)
     assert any(s.startswith("SELECT") and "FROM arena_rating" in s for s in prepared)
     assert any("INSERT INTO arena_ratingchange" in s for s in prepared)
