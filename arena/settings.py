@@ -80,7 +80,15 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     Path(DATABASES["default"]["NAME"]).parent.mkdir(parents=True, exist_ok=True)
     # Worker processes and the web server share the file: wait for locks instead of failing.
-    DATABASES["default"]["OPTIONS"] = {"timeout": 30}
+    # Transactions take the write lock when they begin: a deferred one that read first and
+    # then wrote (recording a result) could not upgrade while another process committed,
+    # and SQLite fails such a transaction at once ("database is locked") instead of waiting.
+    # In WAL mode readers (the API) do not block the workers' writes.
+    DATABASES["default"]["OPTIONS"] = {
+        "timeout": 30,
+        "transaction_mode": "IMMEDIATE",
+        "init_command": "PRAGMA journal_mode=WAL",
+    }
 DATABASES["default"]["CONN_MAX_AGE"] = env_int("DB_CONN_MAX_AGE", 0, minimum=0)
 if DATABASES["default"]["ENGINE"].endswith("postgresql"):
     # Only the match path's statements are prepared (arena/services/rows.py), and they all

@@ -206,10 +206,16 @@ def read_and_claim(match_id: int) -> tuple[Match | None, list[MatchSeat], bool]:
         ),
         Match.Status.QUEUED,
     ]
+    together = connection.vendor == "postgresql"
     with rows.pipelined(), rows.prepared_cursor() as reading, rows.prepared_cursor() as claiming:
         reading.execute(_READ_SQL, [match_id])
+        if not together:
+            # SQLite: a read left unfinished keeps its snapshot, and a write on top of it
+            # fails at once ("database is locked") when another worker committed since.
+            found = reading.fetchall()
         claiming.execute(_CLAIM_SQL.format(commit_mode=commit_mode), claim_values)
-        found = reading.fetchall()
+        if together:
+            found = reading.fetchall()
         returned = claiming.fetchall()
     match, seats = _match_from_rows(found)
     if match is None or not returned:
