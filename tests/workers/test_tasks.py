@@ -214,3 +214,40 @@ def test_a_full_disk_is_an_infrastructure_fault(owner, monkeypatch):
     with pytest.raises(tasks.InfrastructureFault, match="No space"):
         tasks.execute_match(match.pk)
     assert Match.objects.get(pk=match.pk).status == Match.Status.QUEUED
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("where", ["read_and_claim", "record_result"])
+def test_a_database_connection_lost_mid_task_is_a_retry_and_the_next_attempt_records(
+    owner, monkeypatch, where
+):
+    """The server ends the worker's connection just before a pipelined step: the task sees
+    Django's DatabaseError (retried by run_match), nothing is half-written, and after
+    close_old_connections() the same worker records the match."""
+    import psycopg
+    from django.db import DatabaseError, close_old_connections, connection
+
+    bots = [make_bot(owner, n, reference("random_bot.py")) for n in ("a", "b")]
+    match = make_match(bots)
+    real = getattr(tasks, where)
+
+    def cut_then_call(*args, **kwargs):
+        connection.ensure_connection()
+        pid = connection.connection.info.backend_pid
+        with psycopg.connect(connection.connection.info.dsn, autocommit=True) as other:
+            other.execute("SELECT pg_terminate_backend(%s)", [pid])
+        return real(*args, **kwargs)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(tasks, where, cut_then_call)
+        with pytest.raises(DatabaseError):
+            tasks.execute_match(match.pk)
+    close_old_connections()
+    stored = Match.objects.get(pk=match.pk)
+    assert not stored.rated and stored.status in (Match.Status.QUEUED, Match.Status.RUNNING)
+    if stored.status == Match.Status.RUNNING:
+        # The claim had committed before the cut: the reaper (or the retry after its
+        # deadline) gives it back; here, as the reaper would.
+        Match.objects.filter(pk=match.pk).update(status=Match.Status.QUEUED, claim_token=None)
+    assert tasks.execute_match(match.pk) == "recorded"
+    assert [r.games for r in Rating.objects.filter(bot__in=bots)] == [1, 1]
