@@ -124,7 +124,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": env_int("API_PAGE_SIZE", 50, minimum=1),
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "arena.api.schema.ArenaAutoSchema",
     "EXCEPTION_HANDLER": "arena.api.errors.exception_handler",
     "DEFAULT_PARSER_CLASSES": [
         "arena.api.parsers.JSONParser",

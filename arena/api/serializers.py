@@ -2,14 +2,75 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from django.contrib.auth.models import User
-from django.contrib.auth.password_validation import validate_password
+from django.contrib.auth.password_validation import (
+    MinimumLengthValidator,
+    get_default_password_validators,
+    validate_password,
+)
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
+from drf_spectacular.plumbing import build_choice_field
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+import engine
 from arena.models import Bot, BotVersion, Match, MatchSeat, Rating, Tournament
+from arena.services.bots import NAME_RE
+from arena.services.tournaments import MAX_GAMES_PER_PAIRING
+
+# --- fields checked elsewhere --------------------------------------------------------------
+
+
+class ServiceChecked:
+    """A field whose rule is checked elsewhere; `rule()` states it in the OpenAPI schema.
+
+    A service (or the serializer's validate()) checks these with the messages clients see
+    today, so the field does not check them a second time: the rule only tells the schema
+    (arena/api/schema.py), so that generated requests are valid. It is a callable, run at
+    each schema generation, so a game registered later shows up without an edit.
+    """
+
+    def __init__(self, *, rule: Callable[[], dict[str, Any]], **kwargs: Any) -> None:
+        self.rule = rule
+        super().__init__(**kwargs)
+
+    def schema_hints(self) -> dict[str, Any]:
+        return self.rule()
+
+
+class CheckedCharField(ServiceChecked, serializers.CharField):
+    pass
+
+
+class CheckedIntegerField(ServiceChecked, serializers.IntegerField):
+    pass
+
+
+def bot_name_rule() -> dict[str, Any]:
+    return {"pattern": NAME_RE.pattern}
+
+
+def registered_games() -> dict[str, Any]:
+    return {"enum": engine.game_names()}
+
+
+def tournament_formats() -> dict[str, Any]:
+    # Built as drf-spectacular builds a choice field, so it shares the model field's FormatEnum.
+    return build_choice_field(serializers.ChoiceField(choices=Tournament.Format.choices))
+
+
+def player_counts() -> dict[str, Any]:
+    # Per game the bounds are narrower (GET /api/games/ lists them); these hold for some game.
+    games = [engine.get_game(name) for name in engine.game_names()]
+    return {
+        "minimum": min(game.min_players for game in games),
+        "maximum": max(game.max_players for game in games),
+    }
+
 
 # --- accounts -------------------------------------------------------------------------------
 
@@ -18,8 +79,24 @@ USERNAME_MAX_LENGTH = User._meta.get_field("username").max_length
 USERNAME_TAKEN = "A user with that username already exists."
 
 
+def password_rule() -> dict[str, Any]:
+    # validate() runs Django's configured password validators; the schema states the length.
+    lengths = [
+        validator.min_length
+        for validator in get_default_password_validators()
+        if isinstance(validator, MinimumLengthValidator)
+    ]
+    return {
+        "minLength": max(lengths, default=1),
+        "description": "checked by the site's password validators: for instance not a common "
+        "password, not only digits, not close to the username",
+    }
+
+
 class UserCreateSerializer(serializers.ModelSerializer):
-    password = serializers.CharField(write_only=True, style={"input_type": "password"})
+    password = CheckedCharField(
+        write_only=True, style={"input_type": "password"}, rule=password_rule
+    )
 
     class Meta:
         model = User
@@ -130,13 +207,13 @@ class BotSerializer(serializers.ModelSerializer):
 
 
 class BotCreateSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=64)
-    game = serializers.CharField(max_length=64)
+    name = CheckedCharField(max_length=64, rule=bot_name_rule)
+    game = CheckedCharField(max_length=64, rule=registered_games)
     file = serializers.FileField(help_text="a .py file defining act or Bot, or a .zip with bot.py")
 
 
 class BotUpdateSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=64, required=False)
+    name = CheckedCharField(max_length=64, required=False, rule=bot_name_rule)
     is_active = serializers.BooleanField(required=False)
 
 
@@ -171,11 +248,13 @@ class JSONField(serializers.JSONField):
 
 class TournamentCreateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=100)
-    game = serializers.CharField(max_length=64)
-    format = serializers.CharField(default=Tournament.Format.ROUND_ROBIN)
+    game = CheckedCharField(max_length=64, rule=registered_games)
+    format = CheckedCharField(default=Tournament.Format.ROUND_ROBIN, rule=tournament_formats)
     bots = serializers.ListField(child=serializers.IntegerField(min_value=1), allow_empty=True)
-    players_per_match = serializers.IntegerField()
-    games_per_pairing = serializers.IntegerField(default=1)
+    players_per_match = CheckedIntegerField(rule=player_counts)
+    games_per_pairing = CheckedIntegerField(
+        default=1, rule=lambda: {"minimum": 1, "maximum": MAX_GAMES_PER_PAIRING}
+    )
     options = JSONField(required=False, default=dict)
     limits = JSONField(required=False, default=dict)
     start_at = serializers.DateTimeField(required=False, allow_null=True, default=None)

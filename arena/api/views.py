@@ -25,7 +25,7 @@ import engine
 from arena.api import serializers as s
 from arena.api.parsers import JSONParser
 from arena.api.permissions import IsOrganiser
-from arena.errors import InvalidInput, InvalidUpload, NotFound
+from arena.errors import Conflict, InvalidInput, InvalidUpload, NotAllowed, NotFound, Unavailable
 from arena.models import Bot, BotVersion, Match, MatchSeat, Rating, Tournament
 from arena.services import bots as bot_service
 from arena.services import leaderboards as leaderboard_service
@@ -105,6 +105,13 @@ class BotViewSet(
     lookup_value_regex = r"\d+"  # a malformed id is a 404 at routing, not a 500
 
     http_method_names = ["get", "post", "patch", "head", "options"]
+    # For the schema (arena/api/schema.py): errors the services raise beyond the usual ones.
+    domain_errors = {
+        "create": (Conflict, Unavailable),  # the name is taken; the smoke test is missing
+        "partial_update": (Conflict,),
+        "versions POST": (Unavailable,),
+        "source": (NotAllowed,),  # a GET, yet only the owner may read the source
+    }
     parser_classes = [MultiPartParser, FormParser, JSONParser]
 
     def get_queryset(self):
@@ -256,6 +263,12 @@ class TournamentViewSet(
     """Tournaments: everyone may browse; organisers create and start them."""
 
     lookup_value_regex = r"\d+"  # a malformed id is a 404 at routing, not a 500
+    # For the schema (arena/api/schema.py): starting needs the match queue, and a tournament
+    # starts once, with playable bots.
+    domain_errors = {
+        "create": (Unavailable,),
+        "start": (InvalidInput, Conflict, Unavailable),
+    }
 
     def get_queryset(self):
         queryset = Tournament.objects.select_related("created_by").prefetch_related("bots")
