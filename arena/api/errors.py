@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
-from rest_framework import status
+from django.http import Http404
+from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
@@ -30,4 +32,43 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             {"detail": "; ".join(exc.messages), "code": "invalid"},
             status=status.HTTP_400_BAD_REQUEST,
         )
-    return drf_exception_handler(exc, context)
+    response = drf_exception_handler(exc, context)
+    if response is not None:
+        # DRF's handler answers Django's Http404 and PermissionDenied as its own kinds.
+        if isinstance(exc, Http404):
+            exc = exceptions.NotFound()
+        elif isinstance(exc, DjangoPermissionDenied):
+            exc = exceptions.PermissionDenied()
+        if isinstance(exc, exceptions.APIException):
+            response.data = _with_detail_and_code(response.data, exc)
+    return response
+
+
+def _with_detail_and_code(data: Any, exc: exceptions.APIException) -> dict[str, Any]:
+    """Every error body says what went wrong (`detail`) and its kind (`code`).
+
+    DRF's validation errors name only the fields; a client reading `detail` alone (or a
+    person reading the response) then learns nothing. The field entries stay as they are.
+    """
+    codes = exc.get_codes()
+    if isinstance(data, list):
+        data = {"non_field_errors": data}
+    data = dict(data) if isinstance(data, dict) else {"detail": str(data)}
+    if "detail" not in data:
+        data["detail"] = "; ".join(
+            f"{field}: {_first_message(messages)}"
+            if field != "non_field_errors"
+            else _first_message(messages)
+            for field, messages in data.items()
+        )
+    if "code" not in data:
+        data["code"] = codes if isinstance(codes, str) else exc.default_code
+    data["detail"] = str(data["detail"])
+    return data
+
+
+def _first_message(messages: Any) -> str:
+    """The first message of a field's entry (a list, or an object for list fields)."""
+    while isinstance(messages, dict | list) and messages:
+        messages = next(iter(messages.values())) if isinstance(messages, dict) else messages[0]
+    return str(messages)

@@ -31,12 +31,13 @@ ERROR_SCHEMA: dict[str, Any] = {
         "An error. `detail` says what went wrong and `code` names the kind (invalid, "
         "invalid_upload, permission_denied, not_found, conflict, unavailable, ...); input "
         "errors also name each offending field with its messages (an object for list or "
-        "object fields). Validation errors from a serializer carry only the field entries."
+        "object fields)."
     ),
     "properties": {
         "detail": {"type": "string"},
         "code": {"type": "string"},
     },
+    "required": ["detail", "code"],
     "additionalProperties": {
         "oneOf": [{"type": "array", "items": {"type": "string"}}, {"type": "object"}]
     },

@@ -37,6 +37,23 @@ def test_registering_without_fields_is_a_400(anonymous):
     assert anonymous.post("/api/users/", {}).status_code == 400
 
 
+def test_every_error_says_what_and_which_kind_beside_the_field_entries(anonymous):
+    """arena/api/errors.py: DRF's own errors get `detail` and `code` like the domain's."""
+    reply = anonymous.post("/api/users/", {"username": "dan"})
+    assert reply.status_code == 400
+    assert reply.json() == {
+        "password": ["This field is required."],
+        "detail": "password: This field is required.",
+        "code": "invalid",
+    }
+    missing = anonymous.get("/api/users/me/").json()
+    assert missing["code"] == "not_authenticated" and missing["detail"]
+    absent = anonymous.get("/api/bots/999999/").json()
+    assert absent == {"detail": "No Bot matches the given query.", "code": "not_found"}
+    wrong = anonymous.post("/api/token/", {"username": "dan", "password": "nope"}).json()
+    assert wrong["code"] == "invalid" and "Unable to log in" in wrong["detail"]
+
+
 def test_a_wrong_password_gets_no_token(author_user, anonymous):
     reply = anonymous.post("/api/token/", {"username": "ada", "password": "nope"})
     assert reply.status_code == 400 and "token" not in reply.json()
