@@ -181,7 +181,7 @@ def read_and_claim(match_id: int) -> tuple[Match | None, list[MatchSeat], bool]:
     False when the match was not queued: another delivery has it, or it is done.
 
     On PostgreSQL the read and the claim travel together (pipeline mode) in one round
-    trip, in one transaction that commits without waiting for the disk. Losing the claim
+    trip, and the claim commits without waiting for the disk. Losing the claim
     in a database crash is harmless: the result's commit, which does wait, also makes
     every earlier commit durable (the log is sequential); without a result the match
     is back in `queued` and the reaper re-sends it. The read runs first, so it sees the
