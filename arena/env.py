@@ -73,6 +73,36 @@ def env_choice(name: str, default: str, choices: tuple[str, ...]) -> str:
     return value
 
 
+def _postgres_options(url: str, options: dict[str, str]) -> dict[str, Any]:
+    """Typed values for the options psycopg and Django take as Python values.
+
+    The rest (sslmode, connect_timeout, options, ...) are libpq's and stay strings. A
+    string here would fail at the first query (psycopg compares the threshold as an int)
+    or be ignored (Django only honours `server_side_binding` when it is True).
+    """
+    typed: dict[str, Any] = dict(options)
+    threshold = options.get("prepare_threshold")
+    if threshold is not None:
+        if threshold.strip().lower() == "none":
+            typed["prepare_threshold"] = None
+        elif threshold.strip().isdecimal():
+            typed["prepare_threshold"] = int(threshold)
+        else:
+            raise ImproperlyConfigured(
+                f"DATABASE_URL: prepare_threshold must be a whole number or none, "
+                f"not {threshold!r} ({url.split('@')[-1]})"
+            )
+    binding = options.get("server_side_binding")
+    if binding is not None:
+        value = binding.strip().lower()
+        if value not in _TRUE | _FALSE:
+            raise ImproperlyConfigured(
+                f"DATABASE_URL: server_side_binding must be true or false, not {binding!r}"
+            )
+        typed["server_side_binding"] = value in _TRUE
+    return typed
+
+
 def parse_database_url(url: str, base_dir: Path) -> dict[str, Any]:
     """Turn a DATABASE_URL into a Django DATABASES entry.
 
@@ -97,7 +127,7 @@ def parse_database_url(url: str, base_dir: Path) -> dict[str, Any]:
             "PASSWORD": unquote(parts.password or ""),
             "HOST": parts.hostname or "",
             "PORT": str(port or ""),
-            "OPTIONS": dict(parse_qsl(parts.query)),
+            "OPTIONS": _postgres_options(url, dict(parse_qsl(parts.query))),
         }
     if scheme == "sqlite":
         if parts.netloc:

@@ -26,6 +26,25 @@ def test_postgres_urls_become_psycopg_settings():
     assert parse_database_url("postgresql://postgres@127.0.0.1/arena", Path("/p"))["PORT"] == ""
 
 
+def test_driver_options_in_a_postgres_url_get_their_types():
+    options = parse_database_url(
+        "postgres://x@h/db?prepare_threshold=5&server_side_binding=false&connect_timeout=3",
+        Path("/p"),
+    )["OPTIONS"]
+    assert options == {"prepare_threshold": 5, "server_side_binding": False, "connect_timeout": "3"}
+    none = parse_database_url("postgres://x@h/db?prepare_threshold=none", Path("/p"))
+    assert none["OPTIONS"] == {"prepare_threshold": None}
+
+
+@pytest.mark.parametrize(
+    ("query", "words"),
+    [("prepare_threshold=-1", "whole number"), ("server_side_binding=maybe", "true or false")],
+)
+def test_bad_driver_options_in_a_postgres_url_fail_loudly(query, words):
+    with pytest.raises(ImproperlyConfigured, match=words):
+        parse_database_url(f"postgres://x@h/db?{query}", Path("/p"))
+
+
 def test_sqlite_urls_are_relative_or_absolute():
     assert parse_database_url("sqlite:///var/a.db", Path("/proj"))["NAME"] == "/proj/var/a.db"
     assert parse_database_url("sqlite:////tmp/a.db", Path("/proj"))["NAME"] == "/tmp/a.db"
