@@ -31,6 +31,14 @@ from arena.services import bots as bot_service
 from arena.services import leaderboards as leaderboard_service
 from arena.services import tournaments as tournament_service
 
+
+def query_filters(request, serializer_class) -> dict:
+    """The list filters in the query string, checked (a bad one is a 400 naming it)."""
+    filters = serializer_class(data=request.query_params)
+    filters.is_valid(raise_exception=True)
+    return filters.validated_data
+
+
 # --- accounts -------------------------------------------------------------------------------
 
 
@@ -128,9 +136,7 @@ class BotViewSet(
         )
         if self.action != "list":
             return queryset
-        filters = s.BotFilterSerializer(data=self.request.query_params)
-        filters.is_valid(raise_exception=True)
-        wanted = filters.validated_data
+        wanted = query_filters(self.request, s.BotFilterSerializer)
         if wanted.get("game"):
             queryset = queryset.filter(game=wanted["game"])
         if wanted.get("owner"):
@@ -273,9 +279,7 @@ class TournamentViewSet(
     def get_queryset(self):
         queryset = Tournament.objects.select_related("created_by").prefetch_related("bots")
         if self.action == "list":
-            filters = s.TournamentFilterSerializer(data=self.request.query_params)
-            filters.is_valid(raise_exception=True)
-            wanted = filters.validated_data
+            wanted = query_filters(self.request, s.TournamentFilterSerializer)
             if wanted.get("game"):
                 queryset = queryset.filter(game=wanted["game"])
             if wanted.get("status"):
@@ -341,9 +345,7 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
         queryset = Match.objects.prefetch_related(Prefetch("seats", queryset=seats))
         if self.action == "list":
             queryset = queryset.defer("record", "result")
-            filters = s.MatchFilterSerializer(data=self.request.query_params)
-            filters.is_valid(raise_exception=True)
-            wanted = filters.validated_data
+            wanted = query_filters(self.request, s.MatchFilterSerializer)
             if "tournament" in wanted:
                 queryset = queryset.filter(tournament_id=wanted["tournament"])
             if "bot" in wanted:
