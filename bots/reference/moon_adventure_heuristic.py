@@ -105,7 +105,7 @@ class View:
     # ----- movement ---------------------------------------------------------------
 
     def blocked(self, q, seat):
-        if self.route[q] and self.roles[seat] != "inventor":
+        if self.route[q]:  # everyone jumps them (the Inventor could also walk onto them)
             return True
         if q == self.robot:
             return True
@@ -410,11 +410,7 @@ class Planner:
             return self.graphs[routes]
         view = self.view
         size = view.size
-        inventor = view.role == "inventor"
-        blocked = [
-            (not inventor and (view.route[q] or q in routes)) or q in self.occupied
-            for q in range(size)
-        ]
+        blocked = [view.route[q] or q in routes or q in self.occupied for q in range(size)]
 
         def step(p, d):
             q = p + d

@@ -8,7 +8,7 @@ front of them. Supply chips are face down: their area is public, whether they
 are broken is not, until the Inspector turns one face up.
 
 Action encoding (all strings; see README.md): "move+"/"move-" (+ is away from
-the base), "ogs+"/"ogs-", "route+"/"route-", "gather+"/"gather-",
+the base), "walk+"/"walk-" (the Inventor stopping on a route piece), "ogs+"/"ogs-", "route+"/"route-", "gather+"/"gather-",
 "abandon:<slot><+|->", "share:<seat>" then "give:<slot>", "take:<slot>",
 "swap:<mine>:<theirs>", "done"; "inspect:<slot>", "reroll", "end";
 "robot<+|-><1|2>"/"robot0" (Engineer, start of turn); "oxygen2"/"oxygen3";
@@ -313,11 +313,15 @@ class MoonAdventureState(State):
         slots = self.slots[seat]
         acts = ["reroll"] if self.can_reroll else []
         if ap >= 1:
-            inventor = role == "inventor"
-            if self._step(p, 1, inventor) >= 0:
-                acts.append("move+")
-            if p > 0 and self._step(p, -1, inventor) >= 0:
-                acts.append("move-")
+            for d, sign in ((1, "+"), (-1, "-")):
+                if d < 0 and p == 0:
+                    continue
+                q = self._step(p, d, False)
+                if q >= 0:
+                    acts.append(f"move{sign}")
+                # The Inventor may also stop on a route piece instead of jumping it.
+                if role == "inventor" and self._step(p, d, True) not in (q, -1):
+                    acts.append(f"walk{sign}")
         if not riding:
             if self.ogs_left:
                 cost = 1 if role == "mechanic" and not self.used_mechanic else COST["activate_ogs"]
@@ -422,9 +426,9 @@ class MoonAdventureState(State):
         head = action[0]
         p = self.pos[seat]
         role = self.roles[seat]
-        if head == "m":  # move
+        if head in ("m", "w"):  # move (jumping route pieces), or walk onto one (Inventor)
             self.ap -= COST["move"]
-            self._move(seat, p, 1 if action[-1] == "+" else -1, role == "inventor")
+            self._move(seat, p, 1 if action[-1] == "+" else -1, head == "w")
             if self.phase != ACT:
                 return
         elif head == "o":  # activate OGS

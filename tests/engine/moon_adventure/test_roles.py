@@ -133,10 +133,33 @@ def test_inventor_routes_once_per_turn_for_1_ap_and_may_stand_on_routes():
     set_turn(state, 0, 5)
     state.apply("route+")
     assert state.ap == 4
-    state.apply("move+")
+    state.apply("walk+")
     assert state.pos[0] == 5  # stops on the route piece
     state.apply("route+")
     assert state.ap == 1  # the second route costs 2
+
+
+def test_inventor_may_also_jump_route_pieces_like_everyone():
+    # "You may move on a route. Like the other players, you may also jump over the route pieces."
+    state = new(["inventor", "rookie"])
+    place(state, s0=4, s1=0)
+    state.route[5] = state.route[6] = True
+    set_turn(state, 0, 3)
+    legal = state.legal_actions()
+    assert {"move+", "walk+", "move-"} <= set(legal)
+    assert "walk-" not in legal  # toward the base the next space is no route piece
+    state.apply("move+")
+    assert state.pos[0] == 7 and state.ap == 2
+    state.apply("walk-")
+    assert state.pos[0] == 6 and state.ap == 1
+
+
+def test_only_the_inventor_may_walk_onto_route_pieces():
+    state = new(["carrier", "inventor"])
+    place(state, s0=4, s1=0)
+    state.route[5] = True
+    set_turn(state, 0, 3)
+    assert not any(a.startswith("walk") for a in state.legal_actions())
 
 
 def test_others_always_jump_route_pieces():
