@@ -156,6 +156,9 @@ def load_bot(path: str) -> LoadedBot:
         raise BotLoadError(f"not valid Python: {getattr(exc, 'msg', exc)}{where}") from None
     module = type(sys)("bot")
     module.__file__ = path
+    # Registered like an imported module, so code that looks its own module up (dataclasses
+    # under `from __future__ import annotations`, pickle, typing) works as under `python`.
+    sys.modules[module.__name__] = module
     try:
         exec(code, module.__dict__)
     except Exception as exc:

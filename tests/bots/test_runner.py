@@ -113,6 +113,23 @@ def test_a_bot_file_with_a_byte_order_mark_runs_as_python_would_run_it(tmp_path)
     assert replies == [{"action": "a"}] and code == 0
 
 
+def test_a_bot_using_dataclasses_with_postponed_annotations_loads(tmp_path):
+    # dataclasses looks the class's module up in sys.modules; an unregistered module made
+    # this fail with "'NoneType' object has no attribute '__dict__'".
+    bot = write(
+        tmp_path,
+        "from __future__ import annotations\n"
+        "from dataclasses import dataclass\n"
+        "@dataclass(frozen=True)\n"
+        "class Plan:\n    pick: int\n"
+        "PLAN = Plan(1)\n"
+        "def act(observation, legal_actions):\n    return legal_actions[PLAN.pick]\n",
+    )
+    assert load_bot(str(bot)).act({}, ["a", "b"]) == "b"
+    replies, code, _ = converse(bot, START, act(["a", "b"]), {"type": "end"})
+    assert replies == [{"action": "b"}] and code == 0
+
+
 def test_non_utf8_and_missing_files_are_refused(tmp_path):
     binary = tmp_path / "bot.py"
     binary.write_bytes(b"\xff\xfe\x00bad")
