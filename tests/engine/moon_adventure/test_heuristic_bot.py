@@ -104,16 +104,25 @@ def test_a_seat_with_its_own_module_plays_as_one_sharing_a_module(bot):
     assert shared == separate
 
 
-def test_the_heuristic_succeeds_where_random_play_never_does(bot):
-    # Beginner target (5 undamaged at 3 players) and 2 players (5): the default 3-player
-    # target is reached too rarely for a small fixed seed set.
+@pytest.mark.parametrize(
+    ("players", "options", "games", "at_least"),
+    [
+        # Measured when written: 2 of seeds 0-29 and 3 of 0-59 at the default 3-player
+        # target (7), 9 of 30 with the beginners' easing (5), 14 of 30 at 2 players (5).
+        (3, None, 60, 3),
+        (3, {"beginner": True}, 30, 6),
+        (2, None, 30, 9),
+    ],
+)
+def test_the_heuristic_succeeds_where_random_play_never_does(
+    bot, players, options, games, at_least
+):
     rng = random.Random(1)
-    seeds = range(30)
-    for players, options in ((3, {"beginner": True}), (2, None)):
-        wins = sum(play(players, s, bot.act, options)["outcome"] == "success" for s in seeds)
-        lucky = sum(
-            play(players, s, lambda obs, legal: rng.choice(legal), options)["outcome"] == "success"
-            for s in seeds
-        )
-        assert lucky == 0
-        assert wins >= 3  # 7 and 5 of these 30 seeds when written
+    seeds = range(games)
+    wins = sum(play(players, s, bot.act, options)["outcome"] == "success" for s in seeds)
+    lucky = sum(
+        play(players, s, lambda obs, legal: rng.choice(legal), options)["outcome"] == "success"
+        for s in seeds
+    )
+    assert lucky == 0
+    assert wins >= at_least
