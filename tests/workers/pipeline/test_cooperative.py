@@ -1,4 +1,5 @@
-"""Cooperative rating through the whole pipeline: a stronger bot ends above a weaker one.
+"""Cooperative rating through the whole pipeline: a stronger bot ends above a weaker one,
+on the test game `relay` and on Moon Adventure itself.
 
 Both bots play a round robin of three-seat tables of the cooperative test game
 `relay` (tests/workers/pipeline/coopgame.py) with partners from a pool of
@@ -74,3 +75,48 @@ def test_a_stronger_cooperative_bot_ends_above_a_weaker_one_with_random_partners
     assert all({s.rank for s in m.seats.all()} == {1} for m in done)
     game = GameRating.objects.get(game="relay", players=3)
     assert game.games == 60 and game.rating != 1500
+
+
+def test_the_moon_adventure_heuristic_ends_above_random_through_real_workers(
+    start_worker, settings
+):
+    # The real cooperative game on its standard rules (two seats, target 5): the reference
+    # heuristic and the random bot each meet the same three heuristic partners; a
+    # heuristic team succeeds in ~40 % of games, a table with the random bot almost never.
+    settings.ARENA_SMOKE_TEST = ""
+    owner = User.objects.create_user("mira")
+    organiser = User.objects.create_superuser("otto", password="organiser-pass-9")
+    heuristic = (REFERENCE / "moon_adventure_heuristic.py").read_bytes()
+    random_source = (REFERENCE / "random_bot.py").read_bytes()
+
+    def upload(name: str, source: bytes) -> Bot:
+        bot = Bot.objects.create(owner=owner, name=name, game="moon_adventure")
+        bot.add_version(source, "bot.py")
+        return bot
+
+    strong = upload("strong", heuristic)
+    weak = upload("weak", random_source)
+    partners = [upload(f"crew{i}", heuristic) for i in range(3)]
+    worker = start_worker(concurrency=2)
+
+    tournament = create_tournament(
+        organiser,
+        name="Moon Cup",
+        game="moon_adventure",
+        bots=[strong.pk, weak.pk] + [p.pk for p in partners],
+        players_per_match=2,
+        games_per_pairing=6,
+    )
+    ids = list(Match.objects.filter(tournament=tournament).values_list("pk", flat=True))
+    assert len(ids) == 60  # 10 tables of 2 out of 5 bots, 6 games each
+    done = wait_for_matches(ids, [worker])
+    assert all(m.status == Match.Status.FINISHED for m in done)
+    assert not [s.forfeit_reason for m in done for s in m.seats.all() if s.has_forfeited()]
+
+    rating = {r.bot_id: r for r in Rating.objects.filter(game="moon_adventure")}
+    assert rating[strong.pk].games == rating[weak.pk].games == 24
+    assert rating[strong.pk].successes > rating[weak.pk].successes
+    assert rating[strong.pk].rating > rating[weak.pk].rating
+    assert rating[weak.pk].rating < 1500  # the random bot loses rating to the game
+    game = GameRating.objects.get(game="moon_adventure", players=2)
+    assert game.games == 60
