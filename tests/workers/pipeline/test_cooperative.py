@@ -33,10 +33,30 @@ def relay_registered(monkeypatch):
     monkeypatch.setitem(registry._GAMES, RELAY.name, RELAY)
 
 
-def make_bot(owner: User, name: str, source: bytes) -> Bot:
-    bot = Bot.objects.create(owner=owner, name=name, game="relay")
+def make_bot(owner: User, name: str, source: bytes, game: str = "relay") -> Bot:
+    bot = Bot.objects.create(owner=owner, name=name, game=game)
     bot.add_version(source, "bot.py")
     return bot
+
+
+def play_round_robin(organiser, name, game, bots, players, worker) -> list[Match]:
+    """A round robin of every table of `players` out of the five bots, six games each."""
+    tournament = create_tournament(
+        organiser,
+        name=name,
+        game=game,
+        bots=[bot.pk for bot in bots],
+        players_per_match=players,
+        # Six games per table keep a wrong order out of reach of the partners' noise
+        # (a simulation of the relay tournament put it below 1 in 2000).
+        games_per_pairing=6,
+    )
+    ids = list(Match.objects.filter(tournament=tournament).values_list("pk", flat=True))
+    assert len(ids) == 60  # 10 tables out of 5 bots (of 2 or of 3), 6 games each
+    done = wait_for_matches(ids, [worker])
+    assert all(m.status == Match.Status.FINISHED for m in done)
+    assert Tournament.objects.get(pk=tournament.pk).status == Tournament.Status.FINISHED
+    return done
 
 
 def test_a_stronger_cooperative_bot_ends_above_a_weaker_one_with_random_partners(
@@ -51,21 +71,7 @@ def test_a_stronger_cooperative_bot_ends_above_a_weaker_one_with_random_partners
     partners = [make_bot(owner, f"random{i}", random_source) for i in range(3)]
     worker = start_worker(concurrency=2, app_module="tests.workers.pipeline.worker_app")
 
-    tournament = create_tournament(
-        organiser,
-        name="Relay Cup",
-        game="relay",
-        bots=[strong.pk, weak.pk] + [p.pk for p in partners],
-        players_per_match=3,
-        # Six games per table keep a wrong order out of reach of the random partners'
-        # noise (a simulation of this tournament put it below 1 in 2000).
-        games_per_pairing=6,
-    )
-    ids = list(Match.objects.filter(tournament=tournament).values_list("pk", flat=True))
-    assert len(ids) == 60  # 10 tables of 3 out of 5 bots, 6 games each
-    done = wait_for_matches(ids, [worker])
-    assert all(m.status == Match.Status.FINISHED for m in done)
-    assert Tournament.objects.get(pk=tournament.pk).status == Tournament.Status.FINISHED
+    done = play_round_robin(organiser, "Relay Cup", "relay", [strong, weak, *partners], 3, worker)
 
     rating = {r.bot_id: r for r in Rating.objects.filter(game="relay")}
     assert rating[strong.pk].games == rating[weak.pk].games == 36
@@ -88,29 +94,13 @@ def test_the_moon_adventure_heuristic_ends_above_random_through_real_workers(
     organiser = User.objects.create_superuser("otto", password="organiser-pass-9")
     heuristic = (REFERENCE / "moon_adventure_heuristic.py").read_bytes()
     random_source = (REFERENCE / "random_bot.py").read_bytes()
-
-    def upload(name: str, source: bytes) -> Bot:
-        bot = Bot.objects.create(owner=owner, name=name, game="moon_adventure")
-        bot.add_version(source, "bot.py")
-        return bot
-
-    strong = upload("strong", heuristic)
-    weak = upload("weak", random_source)
-    partners = [upload(f"crew{i}", heuristic) for i in range(3)]
+    strong = make_bot(owner, "strong", heuristic, "moon_adventure")
+    weak = make_bot(owner, "weak", random_source, "moon_adventure")
+    partners = [make_bot(owner, f"crew{i}", heuristic, "moon_adventure") for i in range(3)]
     worker = start_worker(concurrency=2)
 
-    tournament = create_tournament(
-        organiser,
-        name="Moon Cup",
-        game="moon_adventure",
-        bots=[strong.pk, weak.pk] + [p.pk for p in partners],
-        players_per_match=2,
-        games_per_pairing=6,
-    )
-    ids = list(Match.objects.filter(tournament=tournament).values_list("pk", flat=True))
-    assert len(ids) == 60  # 10 tables of 2 out of 5 bots, 6 games each
-    done = wait_for_matches(ids, [worker])
-    assert all(m.status == Match.Status.FINISHED for m in done)
+    bots = [strong, weak, *partners]
+    done = play_round_robin(organiser, "Moon Cup", "moon_adventure", bots, 2, worker)
     assert not [s.forfeit_reason for m in done for s in m.seats.all() if s.has_forfeited()]
 
     rating = {r.bot_id: r for r in Rating.objects.filter(game="moon_adventure")}
