@@ -164,7 +164,9 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "polling_interval": 0.05,
     }
 else:
-    CELERY_BROKER_TRANSPORT_OPTIONS = {}
+    # Take from the queues in the order the worker lists them (workers/routing.py), not
+    # round robin: ladder matches only run when nothing more urgent is waiting.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"queue_order_strategy": "priority"}
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 
@@ -176,7 +178,8 @@ ARENA_PIN_MATCH_CPU = env_bool("ARENA_PIN_MATCH_CPU", True)
 # Dotted paths loaded with import_string, so arena never imports workers statically.
 # smoke_test(game, source, filename) -> None when fine, or a reason string; "" skips the check.
 ARENA_SMOKE_TEST = env_str("ARENA_SMOKE_TEST", "workers.smoke.smoke_test")
-# enqueue_match(match_id) puts one match on the queue; called on commit by tournament.start().
+# enqueue_match(match_id, purpose) puts one match on its purpose's queue (workers/routing.py);
+# called on commit by tournament.start() and the ladder scheduler.
 ARENA_ENQUEUE_MATCH = env_str("ARENA_ENQUEUE_MATCH", "workers.tasks.enqueue_match")
 # check_limits(dict) raises ValueError with a readable message for limits a worker would refuse.
 ARENA_LIMITS_CHECK = env_str("ARENA_LIMITS_CHECK", "workers.limits.Limits.from_dict")

@@ -16,6 +16,8 @@ import os
 from celery import Celery
 from celery.signals import task_prerun, worker_init, worker_process_init
 
+from workers import routing
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arena.settings")
 # A worker keeps its database connection between matches instead of opening one per
 # task (a PostgreSQL connection costs a server process fork); DB_CONN_MAX_AGE wins.
@@ -31,7 +33,11 @@ app.conf.update(
     worker_prefetch_multiplier=1,
     # Results live in the database (Match rows): no result backend to fill up.
     task_ignore_result=True,
-    task_default_queue=os.environ.get("ARENA_QUEUE", "arena"),
+    # Queues by purpose, consumed highest priority first (workers/routing.py says how);
+    # the router reads the queue prefix when a task is sent, not when this module loads.
+    task_queues=routing.task_queues(),
+    task_default_queue=routing.queue_name(routing.TOURNAMENT),
+    task_routes=(routing.route_task,),
     # One line per task in the worker's log is enough; matches log their own summary.
     worker_hijack_root_logger=False,
     broker_connection_retry_on_startup=True,
@@ -53,6 +59,12 @@ app.conf.beat_schedule = {
     "start-due-tournaments": {
         "task": "workers.tasks.start_due_tournaments",
         "schedule": 30.0,
+    },
+    "schedule-ladders": {
+        "task": "workers.tasks.schedule_ladders",
+        "schedule": float(os.environ.get("ARENA_LADDER_TICK_SECONDS", "5")),
+        # A tick that waited longer than the next one is useless: drop it.
+        "options": {"expires": 30.0},
     },
 }
 

@@ -36,6 +36,7 @@ import engine
 from arena.models import BotVersion, Match, MatchSeat
 from arena.services import rows
 from arena.services.results import finish_tournament_if_done, record_failure, record_result
+from workers import routing
 from workers.celery import app
 from workers.launchers import Launcher, get_launcher
 from workers.limits import Limits, LimitsError
@@ -342,9 +343,12 @@ def run_match(self: Any, match_id: int) -> str:
         raise self.retry(exc=exc, countdown=min(60, 2**self.request.retries)) from exc
 
 
-def enqueue_match(match_id: int) -> None:
-    """Put one match on the queue (called after the transaction that created it commits)."""
-    run_match.delay(match_id)
+def enqueue_match(match_id: int, purpose: str = Match.Purpose.TOURNAMENT) -> None:
+    """Put one match on its purpose's queue (called after the transaction that created it).
+
+    The queue comes from workers/routing.py, the one place that maps purposes to queues.
+    """
+    run_match.apply_async((match_id,), queue=routing.queue_for_purpose(purpose))
 
 
 @app.task(name="workers.tasks.reap_stuck_matches")
@@ -371,7 +375,7 @@ def reap_stuck_matches() -> dict[str, int]:
                 finish_tournament_if_done(match.tournament_id)
                 counts["failed"] += 1
         elif match.try_requeue(now):
-            enqueue_match(match.pk)
+            enqueue_match(match.pk, match.purpose)
             counts["requeued"] += 1
     for match in orphans:
         if match.attempts >= settings.ARENA_MAX_ATTEMPTS:
@@ -383,7 +387,7 @@ def reap_stuck_matches() -> dict[str, int]:
             deadline_at=now + period
         )
         if marked:
-            enqueue_match(match.pk)
+            enqueue_match(match.pk, match.purpose)
             counts["resent"] += 1
     if any(counts.values()):
         log.info("reaper: %s", counts)

@@ -255,6 +255,11 @@ class TournamentCreateSerializer(serializers.Serializer):
     games_per_pairing = CheckedIntegerField(
         default=1, rule=lambda: {"minimum": 1, "maximum": MAX_GAMES_PER_PAIRING}
     )
+    duplicate_seats = serializers.BooleanField(
+        default=False,
+        help_text="play each table's games as sets: one seed under every seat rotation "
+        "(games_per_pairing must then be a multiple of players_per_match)",
+    )
     options = JSONField(required=False, default=dict)
     limits = JSONField(required=False, default=dict)
     start_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
@@ -295,6 +300,7 @@ class TournamentSerializer(serializers.ModelSerializer):
             "format",
             "players_per_match",
             "games_per_pairing",
+            "duplicate_seats",
             "options",
             "limits",
             "start_at",

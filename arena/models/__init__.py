@@ -1,17 +1,22 @@
-"""The arena's models: bots and their versions, tournaments, matches and ratings."""
+"""The arena's models: bots and their versions, tournaments, matches, sets, ratings, ladders."""
 
 from arena.models.bots import Bot, BotVersion
+from arena.models.ladder import Ladder, LadderEntry
 from arena.models.matches import Match, MatchSeat
 from arena.models.ratings import GameRating, Leaderboard, Rating, RatingChange
+from arena.models.sets import MatchSet
 from arena.models.tournaments import Tournament
 
 __all__ = [
     "Bot",
     "BotVersion",
     "GameRating",
+    "Ladder",
+    "LadderEntry",
     "Leaderboard",
     "Match",
     "MatchSeat",
+    "MatchSet",
     "Rating",
     "RatingChange",
     "Tournament",

@@ -35,9 +35,25 @@ class Match(models.Model):
         FINISHED = "finished"
         FAILED = "failed"
 
+    class Purpose(models.TextChoices):
+        """Why the match exists; it decides the queue (workers/routing.py)."""
+
+        TOURNAMENT = "tournament"
+        LADDER = "ladder"
+        CHALLENGE = "challenge"
+        VALIDATION = "validation"
+
     tournament = models.ForeignKey(
         "arena.Tournament", null=True, blank=True, on_delete=models.CASCADE, related_name="matches"
     )
+    purpose = models.CharField(
+        max_length=16, choices=Purpose.choices, default=Purpose.TOURNAMENT, db_index=True
+    )
+    # Duplicate seating: the matches of one set share the seed and rotate the seats.
+    match_set = models.ForeignKey(
+        "arena.MatchSet", null=True, blank=True, on_delete=models.CASCADE, related_name="matches"
+    )
+    set_index = models.PositiveSmallIntegerField(null=True, blank=True)
     game = models.CharField(max_length=64, db_index=True)
     rules_version = models.CharField(max_length=64)
     players = models.PositiveSmallIntegerField()
@@ -67,6 +83,12 @@ class Match(models.Model):
         indexes = [
             models.Index(fields=["status", "deadline_at"], name="match_status_deadline"),
             models.Index(fields=["tournament", "status"], name="match_tournament_status"),
+            models.Index(fields=["purpose", "status"], name="match_purpose_status"),
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match_set", "set_index"], name="match_unique_set_index"
+            )
         ]
 
     def __str__(self) -> str:

@@ -20,7 +20,13 @@ from django.utils.module_loading import import_string
 import engine
 from arena.errors import Conflict, InvalidInput, Unavailable
 from arena.models.matches import Match, MatchSeat
-from arena.tournaments.round_robin import ScheduleError, count_matches, round_robin
+from arena.models.sets import MatchSet
+from arena.tournaments.round_robin import (
+    ScheduleError,
+    count_matches,
+    duplicate_round_robin,
+    round_robin,
+)
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +45,8 @@ class Tournament(models.Model):
     format = models.CharField(max_length=32, choices=Format.choices, default=Format.ROUND_ROBIN)
     players_per_match = models.PositiveSmallIntegerField()
     games_per_pairing = models.PositiveSmallIntegerField(default=1)
+    # Play each table's games as sets: one seed under every seat rotation (arena/models/sets.py).
+    duplicate_seats = models.BooleanField(default=False)
     options = models.JSONField(default=dict, blank=True)
     limits = models.JSONField(default=dict, blank=True)
     start_at = models.DateTimeField(null=True, blank=True)
@@ -81,6 +89,14 @@ class Tournament(models.Model):
             errors["limits"] = "limits must be an object of name: number"
         if self.games_per_pairing is not None and self.games_per_pairing < 1:
             errors["games_per_pairing"] = "games_per_pairing must be at least 1"
+        elif (
+            self.duplicate_seats
+            and self.players_per_match
+            and self.games_per_pairing % self.players_per_match
+        ):
+            errors["games_per_pairing"] = (
+                "with duplicate seats, games_per_pairing must be a multiple of players_per_match"
+            )
         if errors:
             raise ValidationError(errors)
 
@@ -103,7 +119,7 @@ class Tournament(models.Model):
         cannot fill the schedule, Unavailable if the queue function cannot be loaded.
         Returns the new match ids.
         """
-        enqueue = _load_enqueue()
+        enqueue = load_enqueue()
         try:
             game = engine.get_game(self.game)
         except engine.UnknownGame as exc:
@@ -120,23 +136,53 @@ class Tournament(models.Model):
                     raise InvalidInput(f"bot {bot.name!r} has no version to play")
                 versions[bot.pk] = version
             try:
-                schedule = round_robin(
-                    [b.pk for b in bots], locked.players_per_match, locked.games_per_pairing
-                )
+                if locked.duplicate_seats:
+                    sets = duplicate_round_robin(
+                        [b.pk for b in bots], locked.players_per_match, locked.games_per_pairing
+                    )
+                else:
+                    schedule = round_robin(
+                        [b.pk for b in bots], locked.players_per_match, locked.games_per_pairing
+                    )
+                    sets = [[seating] for seating in schedule]
             except ScheduleError as exc:
                 raise InvalidInput(f"{exc} (the tournament has {len(bots)} active bots)") from exc
             rng = random.Random(f"moon-arena:tournament:{locked.pk}")
+            seeds = [rng.getrandbits(62) for _ in sets]
+            match_sets: list[MatchSet | None] = [None] * len(sets)
+            if locked.duplicate_seats:
+                match_sets = list(
+                    MatchSet.objects.bulk_create(
+                        MatchSet(
+                            game=game.name,
+                            purpose=Match.Purpose.TOURNAMENT,
+                            tournament=locked,
+                            seed=seed,
+                            players=locked.players_per_match,
+                            versions=[versions[bot_id].pk for bot_id in seatings[0]],
+                        )
+                        for seatings, seed in zip(sets, seeds, strict=True)
+                    )
+                )
+            planned = [
+                (seating, seed, match_set, index if match_set else None)
+                for seatings, seed, match_set in zip(sets, seeds, match_sets, strict=True)
+                for index, seating in enumerate(seatings)
+            ]
             matches = Match.objects.bulk_create(
                 Match(
                     tournament=locked,
+                    purpose=Match.Purpose.TOURNAMENT,
+                    match_set=match_set,
+                    set_index=index,
                     game=game.name,
                     rules_version=game.rules_version,
                     players=len(seating),
                     options=locked.options,
                     limits=locked.limits,
-                    seed=rng.getrandbits(62),
+                    seed=seed,
                 )
-                for seating in schedule
+                for seating, seed, match_set, index in planned
             )
             MatchSeat.objects.bulk_create(
                 MatchSeat(
@@ -145,7 +191,7 @@ class Tournament(models.Model):
                     bot_id=bot_id,
                     bot_version=versions[bot_id],
                 )
-                for match, seating in zip(matches, schedule, strict=True)
+                for match, (seating, _, _, _) in zip(matches, planned, strict=True)
                 for seat, bot_id in enumerate(seating)
             )
             now = timezone.now()
@@ -153,7 +199,9 @@ class Tournament(models.Model):
                 status=self.Status.RUNNING, started_at=now
             )
             ids = [m.pk for m in matches]
-            transaction.on_commit(lambda: _enqueue_all(enqueue, ids), robust=True)
+            transaction.on_commit(
+                lambda: enqueue_all(enqueue, ids, Match.Purpose.TOURNAMENT), robust=True
+            )
         self.status, self.started_at = self.Status.RUNNING, now
         return ids
 
@@ -170,7 +218,7 @@ class Tournament(models.Model):
         return bool(finished)
 
 
-def _load_enqueue() -> Callable[[int], object]:
+def load_enqueue() -> Callable[..., object]:
     path = settings.ARENA_ENQUEUE_MATCH
     try:
         return import_string(path)
@@ -178,13 +226,13 @@ def _load_enqueue() -> Callable[[int], object]:
         raise Unavailable(f"the match queue is not available ({path}: {exc})") from exc
 
 
-def _enqueue_all(enqueue: Callable[[int], object], ids: list[int]) -> None:
+def enqueue_all(enqueue: Callable[..., object], ids: list[int], purpose: str) -> None:
     # Runs after commit: a broker fault must not lose the other matches, and the reaper
     # picks up queued matches that never reached the queue.
     failed = 0
     for match_id in ids:
         try:
-            enqueue(match_id)
+            enqueue(match_id, purpose)
         except Exception:
             failed += 1
             log.exception("could not enqueue match %s", match_id)

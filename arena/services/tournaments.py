@@ -31,6 +31,7 @@ def create_tournament(
     bots: list[int],
     players_per_match: int,
     games_per_pairing: int = 1,
+    duplicate_seats: bool = False,
     format: str = Tournament.Format.ROUND_ROBIN,
     options: dict[str, Any] | None = None,
     limits: dict[str, Any] | None = None,
@@ -55,6 +56,14 @@ def create_tournament(
     if not 1 <= games_per_pairing <= MAX_GAMES_PER_PAIRING:
         raise InvalidInput(
             f"games_per_pairing must be 1-{MAX_GAMES_PER_PAIRING}", field="games_per_pairing"
+        )
+    if not isinstance(duplicate_seats, bool):
+        raise InvalidInput("duplicate_seats must be true or false", field="duplicate_seats")
+    if duplicate_seats and games_per_pairing % players_per_match:
+        raise InvalidInput(
+            f"with duplicate seats, games_per_pairing must be a multiple of the "
+            f"{players_per_match} players per match (each set is one game per seat rotation)",
+            field="games_per_pairing",
         )
     try:
         options = spec.check_options(options or {})
@@ -82,6 +91,7 @@ def create_tournament(
             format=format,
             players_per_match=players_per_match,
             games_per_pairing=games_per_pairing,
+            duplicate_seats=duplicate_seats,
             options=options,
             limits=limits,
             start_at=start_at,

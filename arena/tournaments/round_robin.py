@@ -117,3 +117,27 @@ def seat_counts(schedule: Sequence[Sequence[Hashable]]) -> dict[Hashable, list[i
         for seat, bot in enumerate(seating):
             counts.setdefault(bot, [0] * width)[seat] += 1
     return counts
+
+
+def duplicate_round_robin(
+    bots: Sequence[Hashable], players_per_match: int, games_per_pairing: int
+) -> list[list[tuple[Hashable, ...]]]:
+    """A round robin played in duplicate sets: every combination's games come in sets of k.
+
+    Each set is the k cyclic rotations of one table (one seed for all of them), so every
+    bot of the table sits in every seat once with the same dice and decks. Returns the
+    sets (each a list of seatings, rotation 0 first), round by round like round_robin.
+    """
+    k = players_per_match
+    if k < 1 or games_per_pairing < 1 or games_per_pairing % k:
+        raise ScheduleError(
+            f"with duplicate seats, games_per_pairing must be a multiple of the "
+            f"{k} players per match (each set is one game per seat rotation)"
+        )
+    # The checks on bots are round_robin's; one cycle of it lists every table once.
+    tables = round_robin(bots, k, 1)
+    return [
+        [tuple(seating) for seating in rotations(table)]
+        for _ in range(games_per_pairing // k)
+        for table in tables
+    ]

@@ -32,11 +32,13 @@ def smoke_refuses(game: str, source: bytes, filename: str) -> str | None:
 
 
 ENQUEUED: list[int] = []
+ENQUEUED_PURPOSES: dict[int, str] = {}
 
 
-def record_enqueue(match_id: int) -> None:
+def record_enqueue(match_id: int, purpose: str = "tournament") -> None:
     """Stands in for workers.tasks.enqueue_match: remembers what would have been queued."""
     ENQUEUED.append(match_id)
+    ENQUEUED_PURPOSES[match_id] = purpose
 
 
 @pytest.fixture(autouse=True)
@@ -53,6 +55,7 @@ def arena_settings(settings):
     settings.ARENA_SMOKE_TEST = "tests.arena.conftest.smoke_ok"
     settings.ARENA_ENQUEUE_MATCH = "tests.arena.conftest.record_enqueue"
     ENQUEUED.clear()
+    ENQUEUED_PURPOSES.clear()
     return settings
 
 

@@ -120,7 +120,7 @@ def test_the_last_allowed_attempt_fails_the_match(owner, monkeypatch, settings):
 @pytest.fixture
 def sent(monkeypatch) -> list[int]:
     ids: list[int] = []
-    monkeypatch.setattr(tasks, "enqueue_match", ids.append)
+    monkeypatch.setattr(tasks, "enqueue_match", lambda match_id, purpose: ids.append(match_id))
     return ids
 
 

@@ -67,5 +67,5 @@ def test_a_failing_enqueue_keeps_the_matches_queued(make_bot, author_user, run_o
     assert Match.objects.get(pk=ids[0]).status == Match.Status.QUEUED
 
 
-def broken_enqueue(match_id: int) -> None:
+def broken_enqueue(match_id: int, purpose: str) -> None:
     raise ConnectionError("broker down")

@@ -1,9 +1,10 @@
 """Real Celery worker processes against the test database and Redis.
 
 Each test that asks for `start_worker` gets worker subprocesses (`celery -A workers
-worker`) pointed at pytest-django's test database and at a Redis queue of its own
-(unique per xdist worker and test), so parallel test runs never take each other's
-matches. Tests using it must commit their rows (`transaction=True`) for the worker
+worker`, consuming every queue as the default command does) pointed at pytest-django's
+test database and at Redis queues of its own (the ARENA_QUEUE prefix, unique per xdist
+worker and test, in this process and in the workers), so parallel test runs never take
+each other's matches. Tests using it must commit their rows (`transaction=True`) for the worker
 to see them. Workers are always stopped in teardown, before the database is flushed.
 """
 
@@ -78,14 +79,12 @@ def queue_name() -> str:
 
 @pytest.fixture
 def start_worker(
-    transactional_db, queue_name: str, tmp_path: Path
+    transactional_db, queue_name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[Callable[..., WorkerProcess]]:
-    """Start Celery worker processes on this test's queue; yields the starter."""
-    from workers.celery import app
-
+    """Start Celery worker processes on this test's queues; yields the starter."""
     assert connection.vendor == "postgresql", "the pipeline tests need PostgreSQL"
-    previous_queue = app.conf.task_default_queue
-    app.conf.task_default_queue = queue_name
+    # Read by workers/routing.py whenever a queue name is needed, here and in the workers.
+    monkeypatch.setenv("ARENA_QUEUE", queue_name)
     started: list[WorkerProcess] = []
 
     def start(
@@ -115,8 +114,6 @@ def start_worker(
             "-A",
             app_module,
             "worker",
-            "-Q",
-            queue_name,
             "-c",
             str(concurrency),
             "-n",
@@ -147,16 +144,17 @@ def start_worker(
     finally:
         for worker in started:
             worker.stop()
-        app.conf.task_default_queue = previous_queue
-        _drop_queue(queue_name)
+        _drop_queues()
 
 
-def _drop_queue(name: str) -> None:
+def _drop_queues() -> None:
     import redis
+
+    from workers.routing import queue_names
 
     client = redis.Redis.from_url(django_settings.CELERY_BROKER_URL)
     try:
-        client.delete(name)
+        client.delete(*queue_names())
     finally:
         client.close()
 
