@@ -394,7 +394,7 @@ def act(observation, legal_actions):
             choice = choose_split(view, legal_actions)
         elif kind == "defend":
             choice = choose_defence(view, legal_actions)
-        elif kind in ("start_of_turn", "energy_pump"):
+        elif kind in ("start_of_turn", "after_roll", "energy_pump"):
             choice = choose_window(view, legal_actions)
         else:
             choice = choose_card(view, legal_actions)
