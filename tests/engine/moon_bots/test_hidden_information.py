@@ -141,3 +141,24 @@ def test_an_eliminated_robots_unused_weapons_stay_hidden():
         for i in range(30)
     }
     assert len(kinds) > 1
+
+
+def test_after_a_search_every_resampled_world_looks_the_same_to_every_seat():
+    """Random play that always searches when it can; worlds checked at every later step."""
+    games_with_a_search = 0
+    for seed in range(24):
+        players = 2 + seed % 3
+        state = new(players, seed=seed)
+        rng = random.Random(seed)
+        step = 0
+        while not state.is_terminal():
+            if state.searches and step % 3 == 0:
+                for seat in range(players):
+                    world = state.resample_hidden(seat, random.Random(step))
+                    assert world.observation(seat) == state.observation(seat)
+            legal = state.legal_actions()
+            search = ["sw", "spare_part_search"]
+            state.apply(search if search in legal else rng.choice(legal))
+            step += 1
+        games_with_a_search += bool(state.searches)
+    assert games_with_a_search >= 5
