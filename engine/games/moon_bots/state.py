@@ -3,8 +3,9 @@
 Flow model. The active robot's own turn is a `phase` (buy -> assign -> end).
 Everything that happens inside it and may need someone's decision (an attack
 to split, a target that may react with a protection weapon, an opponent who
-may pump energy, the start-of-turn window for Rest) goes through an `agenda`:
-a stack of small tuples processed by `_settle()` until a decision is needed.
+may pump energy, the start-of-turn and after-roll windows for Rest) goes
+through an `agenda`: a stack of small tuples processed by `_settle()` until a
+decision is needed.
 The current out-of-phase decision is `self.decision`. Reaction windows open
 only from public facts (a robot holds at least one secret weapon, a count
 everyone sees), so who is asked never reveals which weapon anyone holds;
