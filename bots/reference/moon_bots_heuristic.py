@@ -21,6 +21,10 @@ HORIZON = 6.0  # turns over which a bought card is expected to pay back
 ENERGY_VALUE = 0.7  # one energy gained, in hits
 SAFETY = 5  # never buy below this much energy left
 WEAPON_VALUE = 1.8  # a face-down secret weapon, in energy
+PLAN_WEIGHT = 0.7  # a part's worth with one more die, discounted
+DIE_PROMISE = 1.0  # an extra die's worth beyond today's parts, while under 3 dice
+LATE = 0.3  # share of the turn cap after which a game counts as stalling
+LATE_WEAPON_BONUS = 2.0  # weapons' extra worth in a stalling game
 
 
 # ----- probabilities ------------------------------------------------------------------
@@ -64,14 +68,19 @@ def hit_type(card):
     return "fist" if card.get("fists") else "missile" if card.get("missiles") else None
 
 
-def part_worth(card, robot, dice=None):
-    """Expected value per turn of a part (or board ability) on this robot."""
+def part_worth(card, robot, dice=None, shield=None):
+    """Expected value per turn of a part (or board ability) on this robot.
+
+    `shield`: the share of the robot's targets protected against each hit type
+    (a protection stops one hit of every attack)."""
     dice = robot["dice"] if dice is None else dice
     p = chance(card["condition"], tuple(card["values"]), dice)
     hits = card.get("fists", 0) + card.get("missiles", 0)
     kind = hit_type(card)
     if kind and f"{kind}_bonus" in robot["upgrades"]:
         hits += 1
+    if kind and shield:
+        hits -= shield.get(kind, 0.0)
     energy = card.get("energy", 0)
     gain = ENERGY_VALUE * energy if energy > 0 else 1.0 * energy
     return p * (hits + gain)
@@ -105,19 +114,38 @@ class View:
     def enemies(self):
         return [r for r in self.robots if r["alive"] and r["robot"] not in self.mine]
 
+    def shields(self, robot):
+        """Share of the robot's targets protected against fists and missiles."""
+        targets = [self.robots[t] for t in robot["targets"]] or self.enemies()
+        if not targets:
+            return {}
+        return {
+            kind: sum(f"{kind}_protection" in t["upgrades"] for t in targets) / len(targets)
+            for kind in ("fist", "missile")
+        }
+
     def card_value(self, card, robot=None):
         """Worth of acquiring a market card for the robot (before its price)."""
         robot = robot or self.robot
         category = card.get("category")
         if category == "secret":
-            return WEAPON_VALUE
+            # A long game is a stalemate in the making (protections absorbing single
+            # hits, energy parts healing): weapons (Stronger, Virus, ...) break it.
+            late = self.obs["turn"] > LATE * self.obs["turn_limit"]
+            return WEAPON_VALUE + (LATE_WEAPON_BONUS if late else 0.0)
         if category == "part":
             if robot["parts"].get(card["slot"]) is not None:
                 return -99.0
-            return HORIZON * part_worth(card, robot)
+            shield = self.shields(robot)
+            now = part_worth(card, robot, shield=shield)
+            # Extra dice come: a two-dice part is worth buying before the second die.
+            later = PLAN_WEIGHT * part_worth(card, robot, min(robot["dice"] + 1, 4), shield)
+            return HORIZON * max(now, later)
         key = card["key"]
         if key == "extra_die":
-            return HORIZON * (robot_worth(robot, robot["dice"] + 1) - robot_worth(robot)) + 0.5
+            gain = HORIZON * (robot_worth(robot, robot["dice"] + 1) - robot_worth(robot))
+            # A die also opens the two-dice parts still to come.
+            return gain + 0.5 + (DIE_PROMISE if robot["dice"] < 3 else 0.0)
         if key == "reroll":
             return 0.25 * HORIZON * robot_worth(robot) + 0.3
         if key.endswith("_bonus"):
@@ -158,6 +186,19 @@ def choose_buy(view, legal):
             net = view.card_value(card) - cost * (1.6 if energy < 10 else 1.0)
             if net > best_net:
                 best, best_net = action, net
+    if best is None:
+        # Nothing pays: still take a free card that fits, so the market moves on and
+        # new cards come (a market nobody buys from never changes: stalled games).
+        free = [
+            a
+            for a in legal
+            if isinstance(a, list)
+            and a[0] == "buy"
+            and market[a[1]]["cost"] <= (2 if energy >= 14 else 1 if energy >= 10 else 0)
+            and view.card_value(market[a[1]]) > -1
+        ]
+        if free:
+            best = max(free, key=lambda a: view.card_value(market[a[1]]))
     weapons = {a[1]: a for a in legal if isinstance(a, list) and a[0] == "sw"}
     if "energy_stock" in weapons and energy <= 13:
         return weapons["energy_stock"]
@@ -394,7 +435,7 @@ def act(observation, legal_actions):
             choice = choose_split(view, legal_actions)
         elif kind == "defend":
             choice = choose_defence(view, legal_actions)
-        elif kind in ("start_of_turn", "energy_pump"):
+        elif kind in ("start_of_turn", "after_roll", "energy_pump"):
             choice = choose_window(view, legal_actions)
         else:
             choice = choose_card(view, legal_actions)

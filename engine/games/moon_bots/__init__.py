@@ -12,7 +12,7 @@ from engine.games.moon_bots.state import MoonBotsState
 GAME = register(
     Game(
         name="moon_bots",
-        rules_version="moon_bots@1",
+        rules_version="moon_bots@2",
         min_players=2,
         max_players=4,
         cooperative=False,

@@ -96,7 +96,7 @@ class MoonBotsBase(State):
             if kind == D_SPLIT:
                 hits = d[3]
                 return [["split", a, hits - a] for a in range(hits + 1)]
-            allowed = (START_WEAPONS, None, DEFEND_WEAPONS, PUMP_WEAPONS)[kind]
+            allowed = (START_WEAPONS, None, DEFEND_WEAPONS, PUMP_WEAPONS, START_WEAPONS)[kind]
             assert allowed is not None
             return ["pass", *self._weapon_actions(d[1], allowed)]
         phase = self.phase

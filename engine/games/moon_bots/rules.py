@@ -8,10 +8,10 @@ from engine.games.moon_bots.cards import BOARD, CARDS, RULES, SLOTS, Ability
 
 PH_BUY, PH_SEARCH, PH_BLACK, PH_ASSIGN, PH_END = range(5)  # indexes of views.PHASE_NAMES
 
-# Decision tuples: (kind, deciding robot, ...).
-D_START, D_SPLIT, D_DEFEND, D_PUMP = range(4)
-# Agenda items.
-A_ASK_START, A_ATTACK, A_HIT, A_ENERGY, A_ASK_PUMP = range(5)
+# Decision tuples: (kind, deciding robot, ...). D_ROLL: the window after a roll (E-moon_bots-3).
+D_START, D_SPLIT, D_DEFEND, D_PUMP, D_ROLL = range(5)
+# Agenda items. A_DEFEND resumes a defence window after a weapon played inside it.
+A_ASK_START, A_ATTACK, A_HIT, A_ENERGY, A_ASK_PUMP, A_ASK_ROLL, A_DEFEND = range(7)
 
 ACTIVATORS = SLOTS + (BOARD,)  # index 6 = the board's built-in ability
 ACTIVATOR_INDEX = {name: i for i, name in enumerate(ACTIVATORS)}

@@ -3,8 +3,9 @@
 Flow model. The active robot's own turn is a `phase` (buy -> assign -> end).
 Everything that happens inside it and may need someone's decision (an attack
 to split, a target that may react with a protection weapon, an opponent who
-may pump energy, the start-of-turn window for Rest) goes through an `agenda`:
-a stack of small tuples processed by `_settle()` until a decision is needed.
+may pump energy, the start-of-turn and after-roll windows for Rest) goes
+through an `agenda`: a stack of small tuples processed by `_settle()` until a
+decision is needed.
 The current out-of-phase decision is `self.decision`. Reaction windows open
 only from public facts (a robot holds at least one secret weapon, a count
 everyone sees), so who is asked never reveals which weapon anyone holds;
@@ -27,12 +28,15 @@ from engine.games.moon_bots.cards import (
     PART,
     RULES,
 )
+from engine.games.moon_bots.hidden import resample
 from engine.games.moon_bots.moves import MoonBotsBase
 from engine.games.moon_bots.robots import Robot
 from engine.games.moon_bots.rules import (
     A_ASK_PUMP,
+    A_ASK_ROLL,
     A_ASK_START,
     A_ATTACK,
+    A_DEFEND,
     A_ENERGY,
     A_HIT,
     ABILITY,
@@ -43,6 +47,7 @@ from engine.games.moon_bots.rules import (
     COST_MARK,
     D_DEFEND,
     D_PUMP,
+    D_ROLL,
     D_SPLIT,
     D_START,
     MARKET_SIZE,
@@ -82,7 +87,10 @@ class MoonBotsState(MoonBotsBase):
         self.market = [self.deck.pop() for _ in range(MARKET_SIZE)]
         self.facedown_discard: list[int] = []  # weapons discarded from the bottom row
         self.used: list[int] = []  # weapons played (revealed), in order
-        self.revealed: list[int] = []  # weapons of eliminated robots (E-moon_bots-7)
+        # Spare Part Searches: (seat, weapons the searcher saw in the pile) (E-moon_bots-16).
+        self.searches: list[tuple[int, tuple[int, ...]]] = []
+        # Secret weapons are never free, from the first turn on (E-moon_bots-11).
+        self._restock()
         self.eliminated: list[int] = []  # robots in elimination order
         self.event = 0
         self.over = False
@@ -110,7 +118,7 @@ class MoonBotsState(MoonBotsBase):
             "removed_unseen",
             "facedown_discard",
             "used",
-            "revealed",
+            "searches",
             "eliminated",
             "agenda",
             "dice",
@@ -141,10 +149,7 @@ class MoonBotsState(MoonBotsBase):
         self.last_attack: tuple[int, int, tuple[int, ...]] | None = None
         targets = self._targets(r)
         self.turn_opponent = targets[0] if self.two_player else -1
-        owner = self.robots[r].owner
-        for x in reversed(self._order_after(r)):
-            if self.robots[x].owner != owner and self._can_react(x):
-                self.agenda.append((A_ASK_START, x))
+        self._ask_opponents(A_ASK_START, r)
 
     def _active_can_continue(self) -> bool:
         if not self.robots[self.active].alive:
@@ -182,22 +187,28 @@ class MoonBotsState(MoonBotsBase):
         self.over = True
 
     def _restock(self) -> None:
+        """Discard bottom-row weapons, slide down, refill; again while a weapon lands
+        on the bottom row, so no weapon is ever free (E-moon_bots-11)."""
         market, deck = self.market, self.deck
         if min(market) >= 0 and not any(IS_SECRET[market[c]] for c in range(COLUMNS)):
             return  # full market, no weapon on the bottom row: nothing moves
-        for col in range(COLUMNS):
-            if market[col] >= 0 and IS_SECRET[market[col]]:
-                self.facedown_discard.append(market[col])
-                market[col] = -1
-        for slots in COLUMN_SLOTS:
-            column = [market[s] for s in slots if market[s] >= 0]
-            if len(column) < len(slots):
-                column += [-1] * (len(slots) - len(column))
-                for s, card in zip(slots, column, strict=True):
-                    market[s] = card
-        for s in range(MARKET_SIZE):  # lower rows first, left column first
-            if market[s] < 0 and deck:
-                market[s] = deck.pop()
+        while True:
+            for col in range(COLUMNS):
+                if market[col] >= 0 and IS_SECRET[market[col]]:
+                    self.facedown_discard.append(market[col])
+                    market[col] = -1
+            for slots in COLUMN_SLOTS:
+                column = [market[s] for s in slots if market[s] >= 0]
+                if len(column) < len(slots):
+                    column += [-1] * (len(slots) - len(column))
+                    for s, card in zip(slots, column, strict=True):
+                        market[s] = card
+            for s in range(MARKET_SIZE):  # lower rows first, left column first
+                if market[s] < 0 and deck:
+                    market[s] = deck.pop()
+            # Each pass discards at least one weapon, so this ends.
+            if not any(market[c] >= 0 and IS_SECRET[market[c]] for c in range(COLUMNS)):
+                return
 
     def _run(self, item: tuple[Any, ...]) -> None:
         kind = item[0]
@@ -242,14 +253,36 @@ class MoonBotsState(MoonBotsBase):
             x = item[1]
             if self.phase == PH_BUY and self._active_can_continue() and self._can_react(x):
                 self.decision = (D_START, x)
+        elif kind == A_ASK_ROLL:
+            x = item[1]
+            if self.phase == PH_ASSIGN and self._active_can_continue() and self._can_react(x):
+                self.decision = (D_ROLL, x)
         elif kind == A_ASK_PUMP:
             x = item[1]
             if self._can_react(x):
                 self.decision = (D_PUMP, x, item[2])
+        else:  # A_DEFEND: a defence window resumes after a weapon played inside it
+            _, target, attacker, ht, n = item
+            if not robots[target].alive:
+                return
+            if self._can_react(target):
+                self.decision = (D_DEFEND, target, attacker, ht, n)
+            else:
+                self._damage([(target, n)])
+
+    def _ask_opponents(self, item: int, r: int) -> None:
+        """Queue a start-of-turn or after-roll window for each opponent of `r` (turn order)."""
+        owner = self.robots[r].owner
+        for x in reversed(self._order_after(r)):
+            if self.robots[x].owner != owner and self._can_react(x):
+                self.agenda.append((item, x))
 
     def _ask_pumps(self, gainer: int) -> None:
+        """Any robot of another player may pump when `gainer` gains energy, on anyone's
+        turn (E-moon_bots-6); asked in turn order from the active robot's left."""
         owner = self.robots[gainer].owner
-        for x in reversed(self._order_after(self.active)):
+        active = self.active
+        for x in (active, *reversed(self._order_after(active))):
             if self.robots[x].owner != owner and self._can_react(x):
                 self.agenda.append((A_ASK_PUMP, x, gainer))
 
@@ -267,8 +300,8 @@ class MoonBotsState(MoonBotsBase):
                 rb.alive = False
                 rb.out_event = self.event
                 self.eliminated.append(r)
-                self.revealed.extend(sorted(rb.secrets, key=KEY.__getitem__))
-                rb.secrets = []
+                # Its unused weapons leave the game unseen (E-moon_bots-7): they stay
+                # in `secrets`, which nobody is asked about any more and the Virus skips.
                 died = True
         if died:
             self._compute_targets()
@@ -286,19 +319,33 @@ class MoonBotsState(MoonBotsBase):
         rb = self.robots[r]
         gain = min(RULES.energy_stock_gain, MAX_E - rb.energy)
         rb.energy += gain
-        if gain > 0 and r == self.active and self.decision is None:
+        if gain > 0:
             self._ask_pumps(r)
 
-    def _virus(self) -> None:
-        self._damage(
-            [(r, len(rb.secrets)) for r, rb in enumerate(self.robots) if self._can_react(r)]
-        )
+    def _energy_pump(self, r: int) -> None:
+        rb = self.robots[r]
+        gain = min(RULES.energy_pump_gain, MAX_E - rb.energy)
+        if r == self.active:  # only Energy Stock passes the +2 of your own turn
+            gain = min(gain, RULES.turn_gain_cap - self.gained)
+            self.gained += max(gain, 0)
+        if gain > 0:
+            rb.energy += gain
+            self._ask_pumps(r)
+
+    def _virus(self, r: int) -> None:
+        """The player's own robots lose first (E-moon_bots-14): a Virus that fells its
+        player's last robot ends a two-player table there, so it never forces a shared win."""
+        owner = self.robots[r].owner
+        loss = [(x, len(rb.secrets)) for x, rb in enumerate(self.robots) if self._can_react(x)]
+        self._damage([(x, n) for x, n in loss if self.robots[x].owner == owner])
+        if not self.over:
+            self._damage([(x, n) for x, n in loss if self.robots[x].owner != owner])
 
     def _anytime(self, r: int, kind: str) -> None:
         if kind == "energy_stock":
             self._energy_stock(r)
         else:
-            self._virus()
+            self._virus(r)
 
     # ----- whose decision ----------------------------------------------------------
 
@@ -330,14 +377,18 @@ class MoonBotsState(MoonBotsBase):
                     self.skipped = True
                     self.phase = PH_END
                 elif weapon == "energy_pump":
-                    rb = self.robots[r]
-                    rb.energy = min(MAX_E, rb.energy + RULES.energy_pump_gain)
+                    self._energy_pump(r)
                 else:
-                    self._anytime(r, weapon)
-                    # The window stays open for this robot while it holds a weapon.
+                    # The window stays open for this robot while it holds a weapon; the
+                    # pump windows an Energy Stock opens come first (pushed later).
                     self.agenda.append(
-                        (A_ASK_START, r) if kind == D_START else (A_ASK_PUMP, r, d[2])
+                        (A_ASK_START, r)
+                        if kind == D_START
+                        else (A_ASK_ROLL, r)
+                        if kind == D_ROLL
+                        else (A_ASK_PUMP, r, d[2])
                     )
+                    self._anytime(r, weapon)
             elif kind == D_DEFEND:
                 self._damage([(d[1], d[4])])
         elif self.phase == PH_ASSIGN:
@@ -377,15 +428,13 @@ class MoonBotsState(MoonBotsBase):
             return
         if weapon == "deflection":
             moved = min(RULES.deflection_hits, n)
-            # Deflected hits cannot be protected against (E-moon_bots-5).
-            self.agenda.append((A_HIT, target, action[2], ht, moved, False))
+            # The deflected hits attack the new target: its protection and its own
+            # defence window apply (E-moon_bots-5).
+            self.agenda.append((A_HIT, target, action[2], ht, moved, True))
             self._damage([(target, n - moved)])
             return
+        self.agenda.append((A_DEFEND, target, attacker, ht, n))
         self._anytime(target, weapon)
-        if self._can_react(target):
-            self.decision = (D_DEFEND, target, attacker, ht, n)
-        else:
-            self._damage([(target, n)])
 
     def _apply_buy(self, action: Any) -> None:
         rb = self.robots[self.active]
@@ -395,6 +444,7 @@ class MoonBotsState(MoonBotsBase):
             self.dice_used = [False] * len(self.dice)
             self.last_roll = (self.active, self.dice[:])  # public, outlives the turn
             self.phase = PH_ASSIGN
+            self._ask_opponents(A_ASK_ROLL, self.active)  # Rest after seeing the roll
             return
         if action[0] == "buy":
             slot = action[1]
@@ -411,6 +461,9 @@ class MoonBotsState(MoonBotsBase):
         elif weapon == "supermarket":
             self.buys_left += 1
         elif weapon == "spare_part_search":
+            # The searcher goes through the whole pile and sees its weapons too.
+            seen = tuple(c for c in self.deck if IS_SECRET[c])
+            self.searches.append((rb.owner, seen))
             self.phase = PH_SEARCH
         else:
             self._anytime(self.active, weapon)
@@ -440,6 +493,7 @@ class MoonBotsState(MoonBotsBase):
             self.last_attack = None
             for i in action[1:]:
                 self.dice[i] = 1 + int(self.rng.random() * 6)
+            self._ask_opponents(A_ASK_ROLL, self.active)
         else:
             weapon = action[1]
             self._use_secret(self.active, weapon)
@@ -480,33 +534,8 @@ class MoonBotsState(MoonBotsBase):
         }
 
     def resample_hidden(self, seat: int, rng: random.Random) -> MoonBotsState:
-        """Redraw every secret weapon `seat` cannot identify, and the deck order.
-
-        Hidden from `seat`: the 5 weapons removed unseen, face-down market and
-        discarded weapons, other players' held weapons and the whole pile order.
-        Parts and upgrades in the pile are known by elimination, so only
-        their order changes; weapon identities are pooled and dealt again.
-        """
-        new = self.clone()
-        pool = list(new.removed_unseen) + list(new.facedown_discard)
-        market_slots = [s for s, c in enumerate(new.market) if c >= 0 and IS_SECRET[c]]
-        pool += [new.market[s] for s in market_slots]
-        others = [rb for rb in new.robots if rb.owner != seat]
-        for rb in others:
-            pool += rb.secrets
-        pool += [c for c in new.deck if IS_SECRET[c]]
-        rng.shuffle(pool)
-        take = iter(pool)
-        new.removed_unseen = [next(take) for _ in new.removed_unseen]
-        new.facedown_discard = [next(take) for _ in new.facedown_discard]
-        for s in market_slots:
-            new.market[s] = next(take)
-        for rb in others:
-            rb.secrets = [next(take) for _ in rb.secrets]
-        new.deck = [c for c in new.deck if not IS_SECRET[c]] + list(take)
-        rng.shuffle(new.deck)
-        new.rng = random.Random(rng.getrandbits(64))
-        return new
+        """Redraw every secret weapon `seat` cannot identify, and the pile order (hidden.py)."""
+        return resample(self, seat, rng)
 
 
 def part_card(key: str) -> int:

@@ -1,8 +1,9 @@
 """What one seat sees of a Moon-Bots state: the only door for hidden information.
 
-Hidden from a seat: other players' secret weapons (only their count shows),
-face-down weapons in the market (only "a secret weapon, cost c"), the pile's
-order and the weapons removed or discarded face down (only their counts).
+Hidden from a seat: other players' secret weapons, also those an eliminated
+robot never used (only their count shows), face-down weapons in the market
+(only "a secret weapon, cost c"), the pile's order beyond the back of its top
+card, and the weapons removed or discarded face down (only their counts).
 Cards are shown self-described (condition, hits, energy) so bots need no data.
 """
 
@@ -45,7 +46,9 @@ def _decision(state: MoonBotsState) -> dict[str, Any]:
             "type": HIT_TYPES[d[3]],
             "hits": d[4],
         }
-    return {"kind": "energy_pump", "robot": d[1], "gainer": d[2]}
+    if kind == 3:
+        return {"kind": "energy_pump", "robot": d[1], "gainer": d[2]}
+    return {"kind": "after_roll", "robot": d[1], "active": state.active}
 
 
 def _robot(state: MoonBotsState, index: int, seat: int) -> dict[str, Any]:
@@ -88,14 +91,21 @@ def _market(state: MoonBotsState) -> list[dict[str, Any] | None]:
 def observation_for(state: MoonBotsState, seat: int) -> dict[str, Any]:
     last = state.last_attack if not state.over else None
     searching = state.decision is None and state.phase == 1 and not state.over
+    deck = state.deck
     return {
         "two_player": state.two_player,
         "my_robots": [i for i, rb in enumerate(state.robots) if rb.owner == seat],
         "robots": [_robot(state, i, seat) for i in range(len(state.robots))],
         "market": _market(state),
-        "deck_size": len(state.deck),
+        "deck_size": len(deck),
+        # Card backs (E-moon_bots-15): everyone sees whether the pile's top card is a
+        # secret weapon; parts and upgrades share one back.
+        "deck_top": None if not deck else "secret" if IS_SECRET[deck[-1]] else "ability",
         "used_secret_weapons": [KEY[c] for c in state.used],
-        "revealed_secret_weapons": [KEY[c] for c in state.revealed],
+        # What this seat saw going through the pile with Spare Part Search (E-moon_bots-16).
+        "pile_weapons_seen": [
+            sorted(KEY[c] for c in seen) for owner, seen in state.searches if owner == seat
+        ],
         "face_down_discards": len(state.facedown_discard),
         "removed_unseen": len(state.removed_unseen),
         "active_robot": state.active,
@@ -119,6 +129,10 @@ def observation_for(state: MoonBotsState, seat: int) -> dict[str, Any]:
         # pile follows from what is visible, so this reveals nothing new).
         "search_choices": [card_view(c) for c in state._search_cards(state.robots[state.active])]
         if searching
+        else None,
+        # The searcher goes through the whole pile: every card in it, sorted.
+        "search_pile": sorted(KEY[c] for c in deck)
+        if searching and state.robots[state.active].owner == seat
         else None,
         "last_roll": None
         if state.last_roll is None

@@ -77,7 +77,7 @@ def test_shock_absorber_cancels_two_hits():
     assert energies(state)[:2] == [14, 14]  # 4 hits - 2; Mega Fist costs its owner 1
 
 
-def test_deflection_sends_up_to_two_hits_to_another_robot_unprotected():
+def test_deflection_sends_up_to_two_hits_to_another_robot_whose_protection_applies():
     state = new(4)
     give(state, 1, "deflection")
     give(state, 2, "missile_protection")
@@ -86,7 +86,8 @@ def test_deflection_sends_up_to_two_hits_to_another_robot_unprotected():
     assert ["sw", "deflection", 2] in state.legal_actions()
     assert ["sw", "deflection", 1] not in state.legal_actions()
     state.apply(["sw", "deflection", 2])
-    assert energies(state)[:3] == [15, 15, 15]
+    # Robot 1 takes the third hit; robot 2's Missile Protection stops 1 of the 2 deflected.
+    assert energies(state)[:3] == [15, 15, 16]
 
 
 def test_stronger_adds_two_hits_that_protection_cannot_stop():
@@ -289,3 +290,43 @@ def test_spare_part_search_choices_are_described_in_the_observation():
     assert seen["decision"]["kind"] == "spare_part_search"
     assert [c["key"] for c in seen["search_choices"]] == [a[1] for a in state.legal_actions()]
     assert state.observation(0)["search_choices"][0]["category"] == "part"
+
+
+def test_a_virus_that_fells_its_own_player_and_the_last_opponent_leaves_the_opponent_the_winner():
+    """Finding 18: the player's own robots lose first, so no shared win can be forced."""
+    state = new(3)
+    state._damage([(2, 99)])
+    give(state, 0, "computer_virus", "dodge", "rest")
+    give(state, 1, "energy_stock")
+    state.robots[0].energy = 2
+    state.robots[1].energy = 1
+    state.apply(["sw", "computer_virus"])
+    assert state.is_terminal()
+    assert energies(state) == [0, 1, 0]  # the game ended before robot 1 lost anything
+    assert state.result()["ranks"] == [2, 1, 3]
+
+
+def test_a_virus_that_fells_its_own_player_still_hits_the_others_together():
+    state = new(4)
+    give(state, 0, "computer_virus", "dodge")
+    for robot in (1, 2, 3):
+        give(state, robot, ("rest", "energy_stock", "adjustment")[robot - 1])
+        state.robots[robot].energy = 1
+    state.robots[0].energy = 1
+    state.apply(["sw", "computer_virus"])
+    assert state.is_terminal()
+    # Robot 0 fell first; robots 1-3 fell together: they share first place.
+    assert state.result()["ranks"] == [4, 1, 1, 1]
+
+
+def test_two_players_a_virus_in_the_final_duel_that_fells_both_robots_crowns_the_opponent():
+    state = new(2)
+    state._damage([(1, 99), (2, 99)])  # robots 0 and 3 won their duels: the final duel
+    give(state, 3, "computer_virus", "dodge")
+    give(state, 0, "rest")
+    state.robots[3].energy = 1
+    state.robots[0].energy = 1
+    at_assign(state, [2], robot=3)
+    state.apply(["sw", "computer_virus"])
+    assert state.is_terminal()
+    assert state.result()["ranks"] == [1, 2]

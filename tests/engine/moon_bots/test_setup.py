@@ -12,7 +12,7 @@ from tests.engine.moon_bots.support import GAME, new, place
 
 
 def test_game_is_registered_with_its_facts():
-    assert GAME.rules_version == "moon_bots@1"
+    assert GAME.rules_version == "moon_bots@2"
     assert (GAME.min_players, GAME.max_players, GAME.cooperative) == (2, 4, False)
     assert "moon_bots" in engine.game_names()
 
@@ -56,7 +56,7 @@ def test_five_secret_weapons_are_removed_unseen(players):
     state = new(players, seed=5)
     assert len(state.removed_unseen) == 5
     assert all(CARDS[c].category == SECRET for c in state.removed_unseen)
-    assert len(state.deck) + 6 == (65 if players != 3 else 53) - 5
+    assert len(state.deck) + 6 + len(state.facedown_discard) == (65 if players != 3 else 53) - 5
     seen = state.observation(0)
     assert seen["removed_unseen"] == 5
     assert "energy_stock" not in str(seen["removed_unseen"])
@@ -91,3 +91,13 @@ def test_a_card_that_would_drop_energy_to_zero_cannot_be_bought():
 def test_turn_cap_must_be_positive():
     with pytest.raises(engine.InvalidSetup):
         GAME.new_state(2, 1, {"max_rounds": 0})
+
+
+def test_a_record_of_the_previous_rules_version_is_refused_naming_both_versions():
+    state = new(2, seed=3)
+    state.apply(state.legal_actions()[-1])
+    record = state.record()
+    engine.replay(record)
+    record["rules_version"] = "moon_bots@1"
+    with pytest.raises(engine.ReplayMismatch, match="moon_bots@1.*moon_bots@2"):
+        engine.replay(record)
