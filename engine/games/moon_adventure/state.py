@@ -8,7 +8,9 @@ front of them. Supply chips are face down: their area is public, whether they
 are broken is not, until the Inspector turns one face up.
 
 Action encoding (all strings; see README.md): "move+"/"move-" (+ is away from
-the base), "walk+"/"walk-" (the Inventor stopping on a route piece), "ogs+"/"ogs-", "route+"/"route-", "gather+"/"gather-",
+the base; 2 spaces on the Rover), "move1+"/"move1-" (the Rover's rider moving 1
+space), "walk+"/"walk-" (the Inventor stopping on a route piece), "ogs+"/"ogs-",
+"route+"/"route-", "gather+"/"gather-",
 "abandon:<slot><+|->", "share:<seat>" then "give:<slot>", "take:<slot>",
 "swap:<mine>:<theirs>", "done"; "inspect:<slot>", "reroll", "end";
 "robot<+|-><1|2>"/"robot0" (Engineer, start of turn); "oxygen2"/"oxygen3";
@@ -72,6 +74,8 @@ class MoonAdventureState(State):
         self.chip = chip
         self.route = [False] * len(kind)
         self.revealed = [False] * len(self.area)
+        # Per chip: lies in the line because it was abandoned (its space was inserted).
+        self.abandoned = [False] * len(self.area)
         self.rover = len(kind) - 1
         self.rider = -1
         self.robot = -1
@@ -137,7 +141,7 @@ class MoonAdventureState(State):
         self.ap = 0
         self.dice = []
         role = self.roles[seat]
-        self.bonus = 2 if role == "athlete" and self.kind[self.pos[seat]] == OGS else 0
+        self.bonus = 2 if role == "athlete" and self._on_active_ogs(seat) else 0
         if role == "engineer" and self._robot_moves():
             self.phase = ROBOT
             return
@@ -178,11 +182,14 @@ class MoonAdventureState(State):
         self._end_turn()
 
     def _end_turn(self) -> None:
-        seat = self.cur
-        if self.kind[self.pos[seat]] == OGS and self._can_draw():
+        if self._on_active_ogs(self.cur) and self._can_draw():
             self.phase = REPLENISH
         else:
             self._next_turn()
+
+    def _on_active_ogs(self, seat: int) -> bool:
+        """The crew piece stands on an active OGS (a rider's piece is on the Rover)."""
+        return self.kind[self.pos[seat]] == OGS and self.rider != seat
 
     def _can_draw(self) -> bool:
         return EMPTY in self.slots[self.cur] and bool(self.draw or self.discard)
@@ -254,6 +261,8 @@ class MoonAdventureState(State):
         seat = self.cur
         p = self.pos[seat]
         returned = self.returned
+        if returned[seat]:
+            return []  # back on the Base: "You may not share supply or oxygen cards"
         return [
             other
             for other, q in enumerate(self.pos)
@@ -263,6 +272,18 @@ class MoonAdventureState(State):
     def _free_target(self, q: int) -> bool:
         """A chip space with no route piece, robot or crew on it (gather/route targets)."""
         return not self.route[q] and q != self.robot and q not in self.pos and q != self.rover
+
+    def _remove(self, k: int) -> None:
+        """Take space `k` (free: no crew, robot, rover or route on it) out of the line."""
+        del self.kind[k], self.chip[k], self.route[k]
+        pos = self.pos
+        for seat in range(len(pos)):
+            if pos[seat] > k:
+                pos[seat] -= 1
+        if self.robot > k:
+            self.robot -= 1
+        if self.rover > k:
+            self.rover -= 1
 
     def _insert(self, k: int, kind: int, chip: int) -> None:
         self.kind.insert(k, kind)
@@ -312,13 +333,17 @@ class MoonAdventureState(State):
         size = len(kind)
         slots = self.slots[seat]
         acts = ["reroll"] if self.can_reroll else []
-        if ap >= 1:
+        # Back on the Base (E-moon_adventure-3): "you cannot start from the base again".
+        if ap >= 1 and not self.returned[seat]:
             for d, sign in ((1, "+"), (-1, "-")):
                 if d < 0 and p == 0:
                     continue
                 q = self._step(p, d, False)
                 if q >= 0:
                     acts.append(f"move{sign}")
+                    # The rider "may move 2 spaces for 1 AP": one space stays possible.
+                    if riding and self._ride(q, d, False) != q:
+                        acts.append(f"move1{sign}")
                 # The Inventor may also stop on a route piece instead of jumping it.
                 if role == "inventor" and self._step(p, d, True) not in (q, -1):
                     acts.append(f"walk{sign}")
@@ -355,7 +380,9 @@ class MoonAdventureState(State):
                         acts.append(f"abandon:{i}+")
                     if p >= 1:
                         acts.append(f"abandon:{i}-")
-        if role == "inspector" and not self.used_inspector and ap >= 1:
+        # "You may not turn any supply chips you have face up until all players have
+        # returned": a returned Inspector keeps hers face down.
+        if role == "inspector" and not self.used_inspector and ap >= 1 and not self.returned[seat]:
             revealed = self.revealed
             acts.extend(
                 f"inspect:{i}"
@@ -428,8 +455,8 @@ class MoonAdventureState(State):
         role = self.roles[seat]
         if head in ("m", "w"):  # move (jumping route pieces), or walk onto one (Inventor)
             self.ap -= COST["move"]
-            self._move(seat, p, 1 if action[-1] == "+" else -1, head == "w")
-            if self.phase != ACT:
+            d = 1 if action[-1] == "+" else -1
+            if self._move(seat, p, d, head == "w", action[4] == "1"):
                 return
         elif head == "o":  # activate OGS
             if role == "mechanic" and not self.used_mechanic:
@@ -451,9 +478,15 @@ class MoonAdventureState(State):
             self.ap -= 2 if role == "veteran" else COST["gather"]
             q = p + 1 if action[-1] == "+" else p - 1
             slots = self.slots[seat]
-            slots[slots.index(EMPTY)] = CHIP + self.chip[q]
-            self.kind[q] = COLLECTED
-            self.chip[q] = -1
+            cid = self.chip[q]
+            slots[slots.index(EMPTY)] = CHIP + cid
+            if self.abandoned[cid]:
+                # E-moon_adventure-13: its first spot already holds a collected chip (the
+                # game has 21, one per chip): the inserted space leaves the line.
+                self._remove(q)
+            else:
+                self.kind[q] = COLLECTED
+                self.chip[q] = -1
         elif head == "s":  # container sharing with an adjacent player
             if role == "flight_surgeon" and not self.used_surgeon:
                 self.used_surgeon = True
@@ -470,6 +503,7 @@ class MoonAdventureState(State):
             slots = self.slots[seat]
             chip = slots[slot] - CHIP
             slots[slot] = EMPTY
+            self.abandoned[chip] = True
             self._insert(p + 1 if action[-1] == "+" else p, SUPPLY, chip)
         elif head == "i":  # inspector: turn a chip face up
             self.ap -= 1
@@ -477,26 +511,37 @@ class MoonAdventureState(State):
             self.revealed[self.slots[seat][int(action[8:])] - CHIP] = True
         self._maybe_auto_end()
 
-    def _move(self, seat: int, p: int, d: int, inventor: bool) -> None:
+    def _ride(self, q: int, d: int, inventor: bool) -> int:
+        """Where the Rover's rider lands after the first step `q` of a 2-space move."""
+        if q > 0:
+            for _ in range(RULES.rover_spaces_per_ap - 1):
+                nxt = self._step(q, d, inventor)
+                if nxt < 0:
+                    break
+                q = nxt
+                if q == 0:
+                    break
+        return q
+
+    def _move(self, seat: int, p: int, d: int, inventor: bool, single: bool) -> bool:
+        """Move `seat` one Movement action; True when that ended the turn (boarding)."""
         q = self._step(p, d, inventor)
         if self.rider == seat:
-            if q > 0:
-                for _ in range(RULES.rover_spaces_per_ap - 1):
-                    nxt = self._step(q, d, inventor)
-                    if nxt < 0:
-                        break
-                    q = nxt
-                    if q == 0:
-                        break
+            if not single:
+                q = self._ride(q, d, inventor)
             self.rover = q
         self.pos[seat] = q
         if q == 0:
-            # Back on the Base board: this crew member's mission is over (E-moon_adventure-3).
+            # Back on the Base board: no leaving it again and no sharing, but the AP left
+            # may still gather, build or abandon beside it (E-moon_adventure-3).
             self.returned[seat] = True
-            self._next_turn()
         elif q == self.rover and self.rider < 0:
+            # "AP automatically goes to 0": the turn ends at once, free powers included.
             self.rider = seat
             self.ap = 0
+            self._end_turn()
+            return True
+        return False
 
     def _apply_share(self, action: str) -> None:
         if action == "done":
@@ -541,7 +586,9 @@ class MoonAdventureState(State):
             return
         slots = self.slots[seat]
         slots[slots.index(EMPTY)] = card
-        if not self._can_draw():
+        # A-28: the reshuffle happens "right before you replenish"; a draw pile emptied
+        # while drawing ends the replenish (no second reshuffle).
+        if EMPTY not in slots or not self.draw:
             self._next_turn()
 
     # ----- hooks: information -----------------------------------------------------
@@ -564,6 +611,7 @@ class MoonAdventureState(State):
                 cid = self.chip[q]
                 space["area"] = self.area[cid]
                 space["broken"] = self.broken[cid] if show_all or self.revealed[cid] else None
+                space["abandoned"] = self.abandoned[cid]
             track.append(space)
         return {
             "phase": PHASE_NAMES[self.phase],
@@ -648,12 +696,13 @@ class MoonAdventureState(State):
         new.rng = random.Random(rng.getrandbits(64))
         new.actions = []
         new._legal_cache = None
-        new.area, new.broken, new.revealed = [], [], []
+        new.area, new.broken, new.revealed, new.abandoned = [], [], [], []
         unseen: dict[int, list[int]] = {area: [] for area in RULES.areas}
 
         def add_chip(shown: dict[str, Any]) -> int:
             cid = len(new.area)
             new.area.append(shown["area"])
+            new.abandoned.append(shown.get("abandoned", False))
             known = shown["broken"] is not None
             new.broken.append(bool(shown["broken"]))
             new.revealed.append(known)
@@ -708,7 +757,7 @@ class MoonAdventureState(State):
         new.ap = obs["ap"]
         new.dice = list(obs["dice"])
         role = new.roles[new.cur]
-        new.bonus = 2 if role == "athlete" and new.kind[new.pos[new.cur]] == OGS else 0
+        new.bonus = 2 if role == "athlete" and new._on_active_ogs(new.cur) else 0
         used = obs["used"]
         new.used_mechanic = used["mechanic"]
         new.used_inventor = used["inventor"]
@@ -734,6 +783,7 @@ class MoonAdventureState(State):
             "chip",
             "route",
             "revealed",
+            "abandoned",
             "pos",
             "returned",
             "discard",
