@@ -24,23 +24,29 @@ from typing import TYPE_CHECKING, Any
 
 from engine.core.state import State
 from engine.games.moon_adventure.data import RULES
+from engine.games.moon_adventure.pieces import (
+    ACT,
+    BASE,
+    CHIP,
+    CHIP_KINDS,
+    CHOOSE,
+    COLLECTED,
+    EMPTY,
+    OGS,
+    OGS_BROKEN,
+    OVER,
+    OXYGEN,
+    REPLENISH,
+    ROBOT,
+    ROVER_SPOT,
+    SHARE,
+    STORM,
+    SUPPLY,
+)
+from engine.games.moon_adventure.views import observe, rebuild
 
 if TYPE_CHECKING:
     from engine.core.game import Game
-
-# Space kinds on the track.
-BASE, SUPPLY, COLLECTED, OGS, OGS_BROKEN, ROVER_SPOT = range(6)
-KIND_NAMES = ("base", "supply", "collected", "ogs", "ogs_broken", "rover_spot")
-CHIP_KINDS = (SUPPLY, COLLECTED, OGS, OGS_BROKEN)
-
-# Cards and container contents: 0 is an empty container, 2/3 an oxygen card,
-# CHIP + id a supply chip. STORM only lives in the draw and discard piles.
-EMPTY, STORM = 0, 1
-CHIP = 10
-
-# Phases of a decision.
-CHOOSE, ROBOT, OXYGEN, ACT, SHARE, REPLENISH, OVER = range(7)
-PHASE_NAMES = ("choose_role", "robot", "oxygen", "act", "share", "replenish", "over")
 
 FACES = RULES.dice_faces
 COST = RULES.costs
@@ -593,64 +599,8 @@ class MoonAdventureState(State):
 
     # ----- hooks: information -----------------------------------------------------
 
-    def _item(self, item: int, show_all: bool) -> dict[str, Any] | None:
-        if item == EMPTY:
-            return None
-        if item < CHIP:
-            return {"oxygen": item}
-        cid = item - CHIP
-        known = show_all or self.revealed[cid]
-        return {"area": self.area[cid], "broken": self.broken[cid] if known else None}
-
     def _observation(self, seat: int) -> dict[str, Any]:
-        show_all = self.outcome is not None  # supplies are turned face up at the end
-        track = []
-        for q, kind in enumerate(self.kind):
-            space: dict[str, Any] = {"kind": KIND_NAMES[kind], "route": self.route[q]}
-            if kind == SUPPLY:
-                cid = self.chip[q]
-                space["area"] = self.area[cid]
-                space["broken"] = self.broken[cid] if show_all or self.revealed[cid] else None
-                space["abandoned"] = self.abandoned[cid]
-            track.append(space)
-        return {
-            "phase": PHASE_NAMES[self.phase],
-            "current": self.cur,
-            "roles": list(self.roles),
-            "target": self.target,
-            "track": track,
-            "crew": list(self.pos),
-            "returned": list(self.returned),
-            "robot": self.robot if self.robot >= 0 else None,
-            "rover": self.rover,
-            "rider": self.rider if self.rider >= 0 else None,
-            "containers": [[self._item(i, show_all) for i in slots] for slots in self.slots],
-            "draw_pile": _pile(self.draw),
-            "discard_pile": _pile(self.discard),
-            "storms_aside": self.storms_aside,
-            "routes_left": self.routes_left,
-            "ogs_left": self.ogs_left,
-            "ap": self.ap,
-            "dice": list(self.dice),
-            "used": {
-                "mechanic": self.used_mechanic,
-                "inventor": self.used_inventor,
-                "inspector": self.used_inspector,
-                "flight_surgeon": self.used_surgeon,
-            },
-            "can_reroll": self.can_reroll,
-            "share": (
-                {
-                    "with": self.partner,
-                    "moved_mine": list(self.moved_mine),
-                    "moved_theirs": list(self.moved_theirs),
-                }
-                if self.phase == SHARE
-                else None
-            ),
-            "outcome": self.outcome,
-            "team_score": self.team_score() if self.outcome is not None else None,
-        }
+        return observe(self, seat)
 
     def _result(self) -> dict[str, Any]:
         score = self.team_score()
@@ -680,95 +630,8 @@ class MoonAdventureState(State):
     def from_observation(
         cls, game: Game, observation: dict[str, Any], rng: random.Random
     ) -> MoonAdventureState:
-        """A state that shows `observation` to its seat, hidden parts drawn with `rng`.
-
-        Only what the observation shows is used: unseen chips get broken flags dealt at
-        random within their area (keeping each area's count of undamaged chips), the draw
-        pile gets the public composition in a random order, and the copy gets its own RNG.
-        Chip ids are renumbered (track first, then containers seat by seat).
-        """
-        obs = observation
-        new = object.__new__(cls)
-        new.game = game
-        new.num_players = len(obs["crew"])
-        new.seed = 0
-        new.options = {}
-        new.rng = random.Random(rng.getrandbits(64))
-        new.actions = []
-        new._legal_cache = None
-        new.area, new.broken, new.revealed, new.abandoned = [], [], [], []
-        unseen: dict[int, list[int]] = {area: [] for area in RULES.areas}
-
-        def add_chip(shown: dict[str, Any]) -> int:
-            cid = len(new.area)
-            new.area.append(shown["area"])
-            new.abandoned.append(shown.get("abandoned", False))
-            known = shown["broken"] is not None
-            new.broken.append(bool(shown["broken"]))
-            new.revealed.append(known)
-            if not known:
-                unseen[shown["area"]].append(cid)
-            return cid
-
-        new.kind, new.chip, new.route = [], [], []
-        for space in obs["track"]:
-            kind = KIND_NAMES.index(space["kind"])
-            new.kind.append(kind)
-            new.chip.append(add_chip(space) if kind == SUPPLY else -1)
-            new.route.append(space["route"])
-        new.slots = []
-        for shown_slots in obs["containers"]:
-            slots = []
-            for item in shown_slots:
-                if item is None:
-                    slots.append(EMPTY)
-                elif "oxygen" in item:
-                    slots.append(item["oxygen"])
-                else:
-                    slots.append(CHIP + add_chip(item))
-            new.slots.append(slots)
-        for area, ids in unseen.items():
-            seen_good = sum(
-                1
-                for cid, a in enumerate(new.area)
-                if a == area and new.revealed[cid] and not new.broken[cid]
-            )
-            good = max(0, RULES.undamaged_per_area[area] - seen_good)
-            flags = [False] * min(good, len(ids)) + [True] * max(0, len(ids) - good)
-            rng.shuffle(flags)
-            for cid, flag in zip(ids, flags, strict=True):
-                new.broken[cid] = flag
-        new.draw = _cards(obs["draw_pile"])
-        rng.shuffle(new.draw)
-        new.discard = _cards(obs["discard_pile"])
-        new.storms_aside = obs["storms_aside"]
-        new.routes_left = obs["routes_left"]
-        new.ogs_left = obs["ogs_left"]
-        new.target = obs["target"]
-        new.outcome = obs["outcome"]
-        new.rover = obs["rover"]
-        new.rider = -1 if obs["rider"] is None else obs["rider"]
-        new.robot = -1 if obs["robot"] is None else obs["robot"]
-        new.pos = list(obs["crew"])
-        new.returned = list(obs["returned"])
-        new.roles = list(obs["roles"])
-        new.cur = obs["current"]
-        new.phase = PHASE_NAMES.index(obs["phase"])
-        new.ap = obs["ap"]
-        new.dice = list(obs["dice"])
-        role = new.roles[new.cur]
-        new.bonus = 2 if role == "athlete" and new._on_active_ogs(new.cur) else 0
-        used = obs["used"]
-        new.used_mechanic = used["mechanic"]
-        new.used_inventor = used["inventor"]
-        new.used_inspector = used["inspector"]
-        new.used_surgeon = used["flight_surgeon"]
-        new.can_reroll = obs["can_reroll"]
-        share = obs["share"]
-        new.partner = share["with"] if share else -1
-        new.moved_mine = list(share["moved_mine"]) if share else []
-        new.moved_theirs = list(share["moved_theirs"]) if share else []
-        return new
+        """A state that shows `observation` to its seat, hidden parts drawn with `rng`."""
+        return rebuild(cls, game, observation, rng)
 
     def clone(self) -> MoonAdventureState:
         new = object.__new__(type(self))
@@ -796,17 +659,3 @@ class MoonAdventureState(State):
             setattr(new, name, list(getattr(self, name)))
         new.slots = [list(s) for s in self.slots]
         return new
-
-
-def _cards(pile: dict[str, int]) -> list[int]:
-    """A pile with the shown composition, in no particular order."""
-    return [2] * pile["oxygen2"] + [3] * pile["oxygen3"] + [STORM] * pile["storms"]
-
-
-def _pile(cards: list[int]) -> dict[str, int]:
-    return {
-        "size": len(cards),
-        "oxygen2": cards.count(2),
-        "oxygen3": cards.count(3),
-        "storms": cards.count(STORM),
-    }
