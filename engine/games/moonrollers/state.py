@@ -39,9 +39,18 @@ from engine.games.moonrollers.cards import (
     STARTERS,
     WILD,
 )
-
-START, CREW_CHOICE, COMMIT, LOCK, SELECT, HAZARD, PLACE, RETURN, NAMARI = range(9)
-PHASES = ("start", "crew", "commit", "lock", "select", "hazard", "place", "return", "namari")
+from engine.games.moonrollers.phases import (
+    COMMIT,
+    CREW_CHOICE,
+    HAZARD,
+    LOCK,
+    NAMARI,
+    PLACE,
+    RETURN,
+    SELECT,
+    START,
+)
+from engine.games.moonrollers.views import observe
 
 _KAL_DAMAR = ["use", "kal_damar"]
 _NAMARI = ["use", "namari"]
@@ -493,87 +502,7 @@ class MoonrollersState(State):
     # ----- what a seat sees -------------------------------------------------------
 
     def _observation(self, seat: int) -> dict[str, Any]:
-        players = []
-        for p in range(self.num_players):
-            entry: dict[str, Any] = {
-                "prestige": self.prestige[p],
-                "hazard_tokens": sum(self.hz[p]),  # the count is public, the kinds are not
-                "crew": {
-                    FACTIONS[f]: [CREW[c].id for c in stack]  # top of the stack first
-                    for f, stack in enumerate(self.stacks[p])
-                    if stack
-                },
-                "abilities": sorted(self.abil[p]),
-            }
-            if self.over:
-                # Final scoring: "Players now reveal their Hazard tokens."
-                entry["hazard_kinds"] = self._token_list(p)
-            players.append(entry)
-        display = []
-        for card, marks in zip(self.display, self.marks, strict=True):
-            crew = CREW[card]
-            display.append(
-                {
-                    "crew": crew.id,
-                    "faction": FACTIONS[crew.faction],
-                    "requirements": [
-                        {
-                            "face": FACES[r.face],
-                            "count": r.count,
-                            "hazard": r.hazard,
-                            "x2": r.face == WILD,
-                            "token": m if m >= 0 else None,
-                        }
-                        for r, m in zip(crew.requirements, marks, strict=True)
-                    ],
-                }
-            )
-        mine = self._token_list(seat)
-        turn: dict[str, Any] = {
-            "player": self.cur,
-            "phase": PHASES[self.phase],
-            "crew": CREW[self.display[self.slot]].id if self.slot >= 0 else None,
-            "committed": self.req if self.req >= 0 else None,
-            "need": self.need,
-            "pool": dict(zip(FACES, self.pool, strict=True)),
-            "treated_as_extra": self.conv,
-            "saved_wild": self.saved,
-            "locked": self.locked,
-            "rolled": dict(zip(FACES, self.rolled, strict=True)),
-            "first_roll": self.first,
-            "locked_this_roll": self.progress,
-            "safe": self.safe,
-            "safe_next_roll": self.safe_next,
-            "avari_bonus": self.avari,
-            "used_abilities": sorted(self.used),
-            "completed_this_turn": list(self.placed),
-            "drawn_count": len(self.drawn),
-        }
-        if self.phase == SELECT:
-            turn["selected"] = dict(zip(FACES, self.sel, strict=True))
-            turn["select_limit"] = self.sel_cap
-            turn["select_exactly"] = self.sel_exact
-        if seat == self.cur and self.drawn:
-            turn["drawn"] = [HAZARD_PRESTIGE[k] for k in self.drawn]
-        obs: dict[str, Any] = {
-            "players": players,
-            "my_hazard_tokens": mine,
-            "display": display,
-            "deck_size": len(self.deck),
-            "hazard_pile": sum(self.pile),
-            "supply": self.supply,
-            "turn": turn,
-        }
-        if self.over:
-            obs["end_reason"] = self.end_reason
-        return obs
-
-    def _token_list(self, seat: int) -> list[int]:
-        """A seat's hazard tokens named by prestige, smallest first."""
-        out = []
-        for kind, count in enumerate(self.hz[seat]):
-            out += [HAZARD_PRESTIGE[kind]] * count
-        return out
+        return observe(self, seat)
 
     # ----- copies -----------------------------------------------------------------
 
