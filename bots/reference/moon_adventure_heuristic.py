@@ -780,6 +780,11 @@ def share(view, legal):
 
 
 def main_action(view, legal):
+    if view.returned[view.me]:
+        # Home with AP left: only the chip beside the Base is worth anything now.
+        if "gather+" in legal and 1 in worth_gathering(view):
+            return "gather+"
+        return "end"
     # Rookie: reroll every die when the roll is below its average (4 on two dice, 6 on three).
     if "reroll" in legal and view.ap < 2 * len(view.obs["dice"]):
         return "reroll"

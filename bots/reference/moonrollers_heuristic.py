@@ -123,6 +123,10 @@ def _start(obs, legal):
 
 
 def _crew(obs, legal):
+    # Dice from the supply only add to the pool: take them before choosing (E-moonrollers-10).
+    for name in ("ryan_rogal", "saghari"):
+        if ["use", name] in legal:
+            return ["use", name]
     best, best_score = None, -2.0
     for action in legal:
         if action[0] != "crew":
@@ -228,7 +232,13 @@ def _select(obs, legal):
     for face in FACES[:4]:
         if face != target and ["pick", face] in legal:
             return ["pick", face]
-    return "reroll"
+    if "reroll" in legal:
+        return "reroll"
+    # Vila Noir re-rolls exactly 2 dice: give up the least useful die left.
+    for face in ("extra", target, "wild"):
+        if ["pick", face] in legal:
+            return ["pick", face]
+    return legal[0]
 
 
 def _my_symbols(obs):

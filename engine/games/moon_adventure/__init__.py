@@ -7,7 +7,7 @@ from engine.games.moon_adventure.state import MoonAdventureState
 GAME = register(
     Game(
         name="moon_adventure",
-        rules_version="moon_adventure@2",
+        rules_version="moon_adventure@3",
         min_players=2,
         max_players=5,
         cooperative=True,

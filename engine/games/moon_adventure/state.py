@@ -8,7 +8,9 @@ front of them. Supply chips are face down: their area is public, whether they
 are broken is not, until the Inspector turns one face up.
 
 Action encoding (all strings; see README.md): "move+"/"move-" (+ is away from
-the base), "walk+"/"walk-" (the Inventor stopping on a route piece), "ogs+"/"ogs-", "route+"/"route-", "gather+"/"gather-",
+the base; 2 spaces on the Rover), "move1+"/"move1-" (the Rover's rider moving 1
+space), "walk+"/"walk-" (the Inventor stopping on a route piece), "ogs+"/"ogs-",
+"route+"/"route-", "gather+"/"gather-",
 "abandon:<slot><+|->", "share:<seat>" then "give:<slot>", "take:<slot>",
 "swap:<mine>:<theirs>", "done"; "inspect:<slot>", "reroll", "end";
 "robot<+|-><1|2>"/"robot0" (Engineer, start of turn); "oxygen2"/"oxygen3";
@@ -22,23 +24,29 @@ from typing import TYPE_CHECKING, Any
 
 from engine.core.state import State
 from engine.games.moon_adventure.data import RULES
+from engine.games.moon_adventure.pieces import (
+    ACT,
+    BASE,
+    CHIP,
+    CHIP_KINDS,
+    CHOOSE,
+    COLLECTED,
+    EMPTY,
+    OGS,
+    OGS_BROKEN,
+    OVER,
+    OXYGEN,
+    REPLENISH,
+    ROBOT,
+    ROVER_SPOT,
+    SHARE,
+    STORM,
+    SUPPLY,
+)
+from engine.games.moon_adventure.views import observe, rebuild
 
 if TYPE_CHECKING:
     from engine.core.game import Game
-
-# Space kinds on the track.
-BASE, SUPPLY, COLLECTED, OGS, OGS_BROKEN, ROVER_SPOT = range(6)
-KIND_NAMES = ("base", "supply", "collected", "ogs", "ogs_broken", "rover_spot")
-CHIP_KINDS = (SUPPLY, COLLECTED, OGS, OGS_BROKEN)
-
-# Cards and container contents: 0 is an empty container, 2/3 an oxygen card,
-# CHIP + id a supply chip. STORM only lives in the draw and discard piles.
-EMPTY, STORM = 0, 1
-CHIP = 10
-
-# Phases of a decision.
-CHOOSE, ROBOT, OXYGEN, ACT, SHARE, REPLENISH, OVER = range(7)
-PHASE_NAMES = ("choose_role", "robot", "oxygen", "act", "share", "replenish", "over")
 
 FACES = RULES.dice_faces
 COST = RULES.costs
@@ -72,6 +80,8 @@ class MoonAdventureState(State):
         self.chip = chip
         self.route = [False] * len(kind)
         self.revealed = [False] * len(self.area)
+        # Per chip: lies in the line because it was abandoned (its space was inserted).
+        self.abandoned = [False] * len(self.area)
         self.rover = len(kind) - 1
         self.rider = -1
         self.robot = -1
@@ -137,7 +147,7 @@ class MoonAdventureState(State):
         self.ap = 0
         self.dice = []
         role = self.roles[seat]
-        self.bonus = 2 if role == "athlete" and self.kind[self.pos[seat]] == OGS else 0
+        self.bonus = 2 if role == "athlete" and self._on_active_ogs(seat) else 0
         if role == "engineer" and self._robot_moves():
             self.phase = ROBOT
             return
@@ -178,11 +188,14 @@ class MoonAdventureState(State):
         self._end_turn()
 
     def _end_turn(self) -> None:
-        seat = self.cur
-        if self.kind[self.pos[seat]] == OGS and self._can_draw():
+        if self._on_active_ogs(self.cur) and self._can_draw():
             self.phase = REPLENISH
         else:
             self._next_turn()
+
+    def _on_active_ogs(self, seat: int) -> bool:
+        """The crew piece stands on an active OGS (a rider's piece is on the Rover)."""
+        return self.kind[self.pos[seat]] == OGS and self.rider != seat
 
     def _can_draw(self) -> bool:
         return EMPTY in self.slots[self.cur] and bool(self.draw or self.discard)
@@ -254,6 +267,8 @@ class MoonAdventureState(State):
         seat = self.cur
         p = self.pos[seat]
         returned = self.returned
+        if returned[seat]:
+            return []  # back on the Base: "You may not share supply or oxygen cards"
         return [
             other
             for other, q in enumerate(self.pos)
@@ -263,6 +278,18 @@ class MoonAdventureState(State):
     def _free_target(self, q: int) -> bool:
         """A chip space with no route piece, robot or crew on it (gather/route targets)."""
         return not self.route[q] and q != self.robot and q not in self.pos and q != self.rover
+
+    def _remove(self, k: int) -> None:
+        """Take space `k` (free: no crew, robot, rover or route on it) out of the line."""
+        del self.kind[k], self.chip[k], self.route[k]
+        pos = self.pos
+        for seat in range(len(pos)):
+            if pos[seat] > k:
+                pos[seat] -= 1
+        if self.robot > k:
+            self.robot -= 1
+        if self.rover > k:
+            self.rover -= 1
 
     def _insert(self, k: int, kind: int, chip: int) -> None:
         self.kind.insert(k, kind)
@@ -312,13 +339,17 @@ class MoonAdventureState(State):
         size = len(kind)
         slots = self.slots[seat]
         acts = ["reroll"] if self.can_reroll else []
-        if ap >= 1:
+        # Back on the Base (E-moon_adventure-3): "you cannot start from the base again".
+        if ap >= 1 and not self.returned[seat]:
             for d, sign in ((1, "+"), (-1, "-")):
                 if d < 0 and p == 0:
                     continue
                 q = self._step(p, d, False)
                 if q >= 0:
                     acts.append(f"move{sign}")
+                    # The rider "may move 2 spaces for 1 AP": one space stays possible.
+                    if riding and self._ride(q, d, False) != q:
+                        acts.append(f"move1{sign}")
                 # The Inventor may also stop on a route piece instead of jumping it.
                 if role == "inventor" and self._step(p, d, True) not in (q, -1):
                     acts.append(f"walk{sign}")
@@ -355,7 +386,9 @@ class MoonAdventureState(State):
                         acts.append(f"abandon:{i}+")
                     if p >= 1:
                         acts.append(f"abandon:{i}-")
-        if role == "inspector" and not self.used_inspector and ap >= 1:
+        # "You may not turn any supply chips you have face up until all players have
+        # returned": a returned Inspector keeps hers face down.
+        if role == "inspector" and not self.used_inspector and ap >= 1 and not self.returned[seat]:
             revealed = self.revealed
             acts.extend(
                 f"inspect:{i}"
@@ -428,8 +461,8 @@ class MoonAdventureState(State):
         role = self.roles[seat]
         if head in ("m", "w"):  # move (jumping route pieces), or walk onto one (Inventor)
             self.ap -= COST["move"]
-            self._move(seat, p, 1 if action[-1] == "+" else -1, head == "w")
-            if self.phase != ACT:
+            d = 1 if action[-1] == "+" else -1
+            if self._move(seat, p, d, head == "w", action[4] == "1"):
                 return
         elif head == "o":  # activate OGS
             if role == "mechanic" and not self.used_mechanic:
@@ -451,9 +484,15 @@ class MoonAdventureState(State):
             self.ap -= 2 if role == "veteran" else COST["gather"]
             q = p + 1 if action[-1] == "+" else p - 1
             slots = self.slots[seat]
-            slots[slots.index(EMPTY)] = CHIP + self.chip[q]
-            self.kind[q] = COLLECTED
-            self.chip[q] = -1
+            cid = self.chip[q]
+            slots[slots.index(EMPTY)] = CHIP + cid
+            if self.abandoned[cid]:
+                # E-moon_adventure-13: its first spot already holds a collected chip (the
+                # game has 21, one per chip): the inserted space leaves the line.
+                self._remove(q)
+            else:
+                self.kind[q] = COLLECTED
+                self.chip[q] = -1
         elif head == "s":  # container sharing with an adjacent player
             if role == "flight_surgeon" and not self.used_surgeon:
                 self.used_surgeon = True
@@ -470,6 +509,7 @@ class MoonAdventureState(State):
             slots = self.slots[seat]
             chip = slots[slot] - CHIP
             slots[slot] = EMPTY
+            self.abandoned[chip] = True
             self._insert(p + 1 if action[-1] == "+" else p, SUPPLY, chip)
         elif head == "i":  # inspector: turn a chip face up
             self.ap -= 1
@@ -477,26 +517,37 @@ class MoonAdventureState(State):
             self.revealed[self.slots[seat][int(action[8:])] - CHIP] = True
         self._maybe_auto_end()
 
-    def _move(self, seat: int, p: int, d: int, inventor: bool) -> None:
+    def _ride(self, q: int, d: int, inventor: bool) -> int:
+        """Where the Rover's rider lands after the first step `q` of a 2-space move."""
+        if q > 0:
+            for _ in range(RULES.rover_spaces_per_ap - 1):
+                nxt = self._step(q, d, inventor)
+                if nxt < 0:
+                    break
+                q = nxt
+                if q == 0:
+                    break
+        return q
+
+    def _move(self, seat: int, p: int, d: int, inventor: bool, single: bool) -> bool:
+        """Move `seat` one Movement action; True when that ended the turn (boarding)."""
         q = self._step(p, d, inventor)
         if self.rider == seat:
-            if q > 0:
-                for _ in range(RULES.rover_spaces_per_ap - 1):
-                    nxt = self._step(q, d, inventor)
-                    if nxt < 0:
-                        break
-                    q = nxt
-                    if q == 0:
-                        break
+            if not single:
+                q = self._ride(q, d, inventor)
             self.rover = q
         self.pos[seat] = q
         if q == 0:
-            # Back on the Base board: this crew member's mission is over (E-moon_adventure-3).
+            # Back on the Base board: no leaving it again and no sharing, but the AP left
+            # may still gather, build or abandon beside it (E-moon_adventure-3).
             self.returned[seat] = True
-            self._next_turn()
         elif q == self.rover and self.rider < 0:
+            # "AP automatically goes to 0": the turn ends at once, free powers included.
             self.rider = seat
             self.ap = 0
+            self._end_turn()
+            return True
+        return False
 
     def _apply_share(self, action: str) -> None:
         if action == "done":
@@ -541,68 +592,15 @@ class MoonAdventureState(State):
             return
         slots = self.slots[seat]
         slots[slots.index(EMPTY)] = card
-        if not self._can_draw():
+        # A-28: the reshuffle happens "right before you replenish"; a draw pile emptied
+        # while drawing ends the replenish (no second reshuffle).
+        if EMPTY not in slots or not self.draw:
             self._next_turn()
 
     # ----- hooks: information -----------------------------------------------------
 
-    def _item(self, item: int, show_all: bool) -> dict[str, Any] | None:
-        if item == EMPTY:
-            return None
-        if item < CHIP:
-            return {"oxygen": item}
-        cid = item - CHIP
-        known = show_all or self.revealed[cid]
-        return {"area": self.area[cid], "broken": self.broken[cid] if known else None}
-
     def _observation(self, seat: int) -> dict[str, Any]:
-        show_all = self.outcome is not None  # supplies are turned face up at the end
-        track = []
-        for q, kind in enumerate(self.kind):
-            space: dict[str, Any] = {"kind": KIND_NAMES[kind], "route": self.route[q]}
-            if kind == SUPPLY:
-                cid = self.chip[q]
-                space["area"] = self.area[cid]
-                space["broken"] = self.broken[cid] if show_all or self.revealed[cid] else None
-            track.append(space)
-        return {
-            "phase": PHASE_NAMES[self.phase],
-            "current": self.cur,
-            "roles": list(self.roles),
-            "target": self.target,
-            "track": track,
-            "crew": list(self.pos),
-            "returned": list(self.returned),
-            "robot": self.robot if self.robot >= 0 else None,
-            "rover": self.rover,
-            "rider": self.rider if self.rider >= 0 else None,
-            "containers": [[self._item(i, show_all) for i in slots] for slots in self.slots],
-            "draw_pile": _pile(self.draw),
-            "discard_pile": _pile(self.discard),
-            "storms_aside": self.storms_aside,
-            "routes_left": self.routes_left,
-            "ogs_left": self.ogs_left,
-            "ap": self.ap,
-            "dice": list(self.dice),
-            "used": {
-                "mechanic": self.used_mechanic,
-                "inventor": self.used_inventor,
-                "inspector": self.used_inspector,
-                "flight_surgeon": self.used_surgeon,
-            },
-            "can_reroll": self.can_reroll,
-            "share": (
-                {
-                    "with": self.partner,
-                    "moved_mine": list(self.moved_mine),
-                    "moved_theirs": list(self.moved_theirs),
-                }
-                if self.phase == SHARE
-                else None
-            ),
-            "outcome": self.outcome,
-            "team_score": self.team_score() if self.outcome is not None else None,
-        }
+        return observe(self, seat)
 
     def _result(self) -> dict[str, Any]:
         score = self.team_score()
@@ -632,94 +630,8 @@ class MoonAdventureState(State):
     def from_observation(
         cls, game: Game, observation: dict[str, Any], rng: random.Random
     ) -> MoonAdventureState:
-        """A state that shows `observation` to its seat, hidden parts drawn with `rng`.
-
-        Only what the observation shows is used: unseen chips get broken flags dealt at
-        random within their area (keeping each area's count of undamaged chips), the draw
-        pile gets the public composition in a random order, and the copy gets its own RNG.
-        Chip ids are renumbered (track first, then containers seat by seat).
-        """
-        obs = observation
-        new = object.__new__(cls)
-        new.game = game
-        new.num_players = len(obs["crew"])
-        new.seed = 0
-        new.options = {}
-        new.rng = random.Random(rng.getrandbits(64))
-        new.actions = []
-        new._legal_cache = None
-        new.area, new.broken, new.revealed = [], [], []
-        unseen: dict[int, list[int]] = {area: [] for area in RULES.areas}
-
-        def add_chip(shown: dict[str, Any]) -> int:
-            cid = len(new.area)
-            new.area.append(shown["area"])
-            known = shown["broken"] is not None
-            new.broken.append(bool(shown["broken"]))
-            new.revealed.append(known)
-            if not known:
-                unseen[shown["area"]].append(cid)
-            return cid
-
-        new.kind, new.chip, new.route = [], [], []
-        for space in obs["track"]:
-            kind = KIND_NAMES.index(space["kind"])
-            new.kind.append(kind)
-            new.chip.append(add_chip(space) if kind == SUPPLY else -1)
-            new.route.append(space["route"])
-        new.slots = []
-        for shown_slots in obs["containers"]:
-            slots = []
-            for item in shown_slots:
-                if item is None:
-                    slots.append(EMPTY)
-                elif "oxygen" in item:
-                    slots.append(item["oxygen"])
-                else:
-                    slots.append(CHIP + add_chip(item))
-            new.slots.append(slots)
-        for area, ids in unseen.items():
-            seen_good = sum(
-                1
-                for cid, a in enumerate(new.area)
-                if a == area and new.revealed[cid] and not new.broken[cid]
-            )
-            good = max(0, RULES.undamaged_per_area[area] - seen_good)
-            flags = [False] * min(good, len(ids)) + [True] * max(0, len(ids) - good)
-            rng.shuffle(flags)
-            for cid, flag in zip(ids, flags, strict=True):
-                new.broken[cid] = flag
-        new.draw = _cards(obs["draw_pile"])
-        rng.shuffle(new.draw)
-        new.discard = _cards(obs["discard_pile"])
-        new.storms_aside = obs["storms_aside"]
-        new.routes_left = obs["routes_left"]
-        new.ogs_left = obs["ogs_left"]
-        new.target = obs["target"]
-        new.outcome = obs["outcome"]
-        new.rover = obs["rover"]
-        new.rider = -1 if obs["rider"] is None else obs["rider"]
-        new.robot = -1 if obs["robot"] is None else obs["robot"]
-        new.pos = list(obs["crew"])
-        new.returned = list(obs["returned"])
-        new.roles = list(obs["roles"])
-        new.cur = obs["current"]
-        new.phase = PHASE_NAMES.index(obs["phase"])
-        new.ap = obs["ap"]
-        new.dice = list(obs["dice"])
-        role = new.roles[new.cur]
-        new.bonus = 2 if role == "athlete" and new.kind[new.pos[new.cur]] == OGS else 0
-        used = obs["used"]
-        new.used_mechanic = used["mechanic"]
-        new.used_inventor = used["inventor"]
-        new.used_inspector = used["inspector"]
-        new.used_surgeon = used["flight_surgeon"]
-        new.can_reroll = obs["can_reroll"]
-        share = obs["share"]
-        new.partner = share["with"] if share else -1
-        new.moved_mine = list(share["moved_mine"]) if share else []
-        new.moved_theirs = list(share["moved_theirs"]) if share else []
-        return new
+        """A state that shows `observation` to its seat, hidden parts drawn with `rng`."""
+        return rebuild(cls, game, observation, rng)
 
     def clone(self) -> MoonAdventureState:
         new = object.__new__(type(self))
@@ -734,6 +646,7 @@ class MoonAdventureState(State):
             "chip",
             "route",
             "revealed",
+            "abandoned",
             "pos",
             "returned",
             "discard",
@@ -746,17 +659,3 @@ class MoonAdventureState(State):
             setattr(new, name, list(getattr(self, name)))
         new.slots = [list(s) for s in self.slots]
         return new
-
-
-def _cards(pile: dict[str, int]) -> list[int]:
-    """A pile with the shown composition, in no particular order."""
-    return [2] * pile["oxygen2"] + [3] * pile["oxygen3"] + [STORM] * pile["storms"]
-
-
-def _pile(cards: list[int]) -> dict[str, int]:
-    return {
-        "size": len(cards),
-        "oxygen2": cards.count(2),
-        "oxygen3": cards.count(3),
-        "storms": cards.count(STORM),
-    }

@@ -6,12 +6,13 @@ The action encoding and every default this engine chose are in README.md.
 
 from engine.core.game import Game, Option
 from engine.core.registry import register
+from engine.games.moonrollers.cards import ABILITY_WILD_FILLS_WILD_REQUIREMENT
 from engine.games.moonrollers.state import MoonrollersState
 
 GAME = register(
     Game(
         name="moonrollers",
-        rules_version="moonrollers@1",
+        rules_version="moonrollers@2",
         min_players=2,
         max_players=5,
         cooperative=False,
@@ -22,6 +23,12 @@ GAME = register(
                 "standard",
                 choices=("standard", "long"),
                 help="'long': no starting crew (the rulebook's longer game, for 2-3 players)",
+            ),
+            Option(
+                "ability_wild_fills_wild_requirement",
+                ABILITY_WILD_FILLS_WILD_REQUIREMENT,
+                choices=(True, False),
+                help="A-3: a die an ability locks 'as a Wild' may fill a Wild (x2) requirement",
             ),
         ),
         title="Moonrollers",

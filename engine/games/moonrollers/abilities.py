@@ -6,9 +6,10 @@
 busting, hiring) lives in `state.py`.
 
 General ability rules (Crew Ability Appendix), and how they are kept here:
-- re-roll abilities (Salatar, Lila Al Bindar, Vila Noir) come before anything
-  else on a roll: the state's `ropen` flag closes at the first lock or other
-  ability;
+- abilities that re-roll "any amount" of dice (Salatar, Lila Al Bindar) come
+  before anything else on a roll: the state's `ropen` flag closes at the first
+  lock or other ability. Vila Noir re-rolls exactly 2 dice, so the rule does not
+  cover it: it stays usable all roll long (and closes the window like any other);
 - "actual die rolled": conditions read `rolled`, the faces the roll produced
   (after re-rolls, plus dice Ryan Rogal / Saghari add); a die an ability made a
   Wild or an Extra Die never counts as that face for another ability (A-3);
@@ -38,7 +39,11 @@ from engine.games.moonrollers.cards import (
 if TYPE_CHECKING:
     from engine.games.moonrollers.state import MoonrollersState
 
-REROLL_ABILITIES = frozenset({"salatar", "lila_al_bindar", "vila_noir"})
+# "Abilities that allow you to re-roll any amount of dice must be used before other abilities."
+REROLL_ANY = frozenset({"salatar", "lila_al_bindar"})
+# E-moonrollers-10: usable before choosing the crew or committing, since they change the
+# rolling pool itself (Ryan Rogal's and Saghari's dice are "immediately available").
+BEFORE_COMMIT = ("vila_noir", "ryan_rogal", "saghari")
 # Lock variants that count each die as 2 toward the requirement.
 TWO_PER_DIE = frozenset(DOUBLERS.values()) | frozenset(EXTRA_AS_TWO.values())
 # Abilities usable once per roll (Kary Powalk converts one die per use, as often as it applies).
@@ -46,21 +51,26 @@ REPEATABLE = frozenset({"kary_powalk"})
 
 
 def reroll_actions(st: MoonrollersState) -> list[Any]:
-    """Re-roll abilities still open on this roll (only before any lock or other ability)."""
-    ab = st.abil[st.cur]
+    """ "Any amount" re-roll abilities still open on this roll (before any lock or other ability)."""
     out: list[Any] = []
+    if not st.ropen:
+        return out
+    ab = st.abil[st.cur]
     used = st.used
     if "salatar" in ab and st.first and not used:
         out.append(["use", "salatar"])
     if "lila_al_bindar" in ab and st.rolled[REACTOR] >= 2 and "lila_al_bindar" not in used:
         out.append(["use", "lila_al_bindar"])
-    if (
-        "vila_noir" in ab
-        and st.rolled[REACTOR] == 0
-        and "vila_noir" not in used
-        and sum(st.pool) > 0
-    ):
-        out.append(["use", "vila_noir"])
+    return out
+
+
+def before_commit_actions(st: MoonrollersState) -> list[Any]:
+    """Abilities offered while choosing the crew or a requirement (E-moonrollers-10)."""
+    out = reroll_actions(st)
+    ab = st.abil[st.cur]
+    for name in BEFORE_COMMIT:
+        if name in ab:
+            _OFFERS[name](st, out)
     return out
 
 
@@ -97,6 +107,8 @@ def lock_actions(st: MoonrollersState) -> list[Any]:
         if extra_two in ab:
             for n in range(1, min(pool[EXTRA], half) + 1):
                 out.append(["lock", "extra", n, extra_two])
+    if target == WILD and not st.wild_fill:
+        return out  # A-3 off: an ability-made Wild never fills a Wild (x2) requirement
     for face, name in SINGLE_AS_WILD:
         if name in ab and face != target and rolled[face] == 1 and pool[face]:
             out.append(["lock", FACES[face], 1, name])
@@ -116,7 +128,7 @@ def lock_value(action: list[Any]) -> int:
 
 def ability_actions(st: MoonrollersState) -> list[Any]:
     """Non-lock abilities that apply to the current roll (re-rolls first while open)."""
-    out = reroll_actions(st) if st.ropen else []
+    out = reroll_actions(st)
     ab = st.abil[st.cur]
     if not ab:
         return out
@@ -125,6 +137,12 @@ def ability_actions(st: MoonrollersState) -> list[Any]:
         if offer is not None:
             offer(st, out)
     return out
+
+
+def _vila_noir(st: MoonrollersState, out: list[Any]) -> None:
+    # "re-roll 2 of the dice": exactly two, so the pool must hold two.
+    if st.rolled[REACTOR] == 0 and "vila_noir" not in st.used and sum(st.pool) >= 2:
+        out.append(["use", "vila_noir"])
 
 
 def _ryan_rogal(st: MoonrollersState, out: list[Any]) -> None:
@@ -194,6 +212,7 @@ def _b3_ar(st: MoonrollersState, out: list[Any]) -> None:
 
 
 _OFFERS = {
+    "vila_noir": _vila_noir,
     "ryan_rogal": _ryan_rogal,
     "saghari": _saghari,
     "imdar_shade": _imdar_shade,
@@ -213,15 +232,17 @@ def use_ability(st: MoonrollersState, action: list[Any]) -> None:
     name = action[1]
     if name not in REPEATABLE:
         st.used.add(name)
-    if name not in REROLL_ABILITIES:
+    if name not in REROLL_ANY:
         st.ropen = False
     pool = st.pool
     if name == "salatar":
         n = sum(pool)
         st.pool = pool = st.roll(n)
         st.rolled = pool[:]
-    elif name == "lila_al_bindar" or name == "vila_noir":
-        st.start_select(2 if name == "vila_noir" else 99)
+    elif name == "lila_al_bindar":
+        st.start_select(99, exact=False)
+    elif name == "vila_noir":
+        st.start_select(2, exact=True)
     elif name == "ryan_rogal":
         # Roll 2 supply dice; the Wilds join the pool, the others go back.
         wilds = st.roll(min(2, st.supply))[WILD]

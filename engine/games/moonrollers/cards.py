@@ -24,9 +24,10 @@ START_DICE = 5
 FACTIONS = ("TECH", "PALADIN", "MERC", "AGENT", "PILOT")
 FACTION_INDEX = {name: i for i, name in enumerate(FACTIONS)}
 
-# a die an ability lets you "lock as a Wild" counts as a Wild for every
-# requirement, Wild (x2) requirements included; it never counts as a real Wild
-# face for abilities that name a face (Aponi & co. doubling, Avari, FT-1000 ...).
+# A-3 (DATA.md 1.6 unknown 4): a die an ability lets you "lock as a Wild" counts as a
+# Wild for every requirement, Wild (x2) requirements included; it never counts as a
+# real Wild face for abilities that name a face (Aponi & co. doubling, Avari, FT-1000
+# ...). This is the default of the game option of the same name (the flag A-3 asks for).
 ABILITY_WILD_FILLS_WILD_REQUIREMENT = True
 
 # Display size by player count (rulebook "Table Setup").

@@ -17,9 +17,9 @@ from engine.core.ranking import ranks_from_keys
 from engine.core.state import State
 from engine.games.moonrollers.abilities import (
     ability_actions,
+    before_commit_actions,
     lock_actions,
     lock_value,
-    reroll_actions,
     use_ability,
 )
 from engine.games.moonrollers.cards import (
@@ -39,9 +39,18 @@ from engine.games.moonrollers.cards import (
     STARTERS,
     WILD,
 )
-
-START, CREW_CHOICE, COMMIT, LOCK, SELECT, HAZARD, PLACE, RETURN, NAMARI = range(9)
-PHASES = ("start", "crew", "commit", "lock", "select", "hazard", "place", "return", "namari")
+from engine.games.moonrollers.phases import (
+    COMMIT,
+    CREW_CHOICE,
+    HAZARD,
+    LOCK,
+    NAMARI,
+    PLACE,
+    RETURN,
+    SELECT,
+    START,
+)
+from engine.games.moonrollers.views import observe
 
 _KAL_DAMAR = ["use", "kal_damar"]
 _NAMARI = ["use", "namari"]
@@ -61,6 +70,8 @@ class MoonrollersState(State):
         self.stacks: list[list[list[int]]] = [[[] for _ in FACTIONS] for _ in range(n)]
         self.abil: list[set[str]] = [set() for _ in range(n)]  # abilities of top cards
         self.pile = [k.count for k in HAZARD_KINDS]  # A-1; drawn at random, so no order
+        # A-3 (option): may a die an ability "locks as a Wild" fill a Wild (x2) requirement?
+        self.wild_fill: bool = self.options["ability_wild_fills_wild_requirement"]
         deck = [c.index for c in CREW if not c.starter]
         starters = list(STARTERS)
         rng.shuffle(starters)
@@ -134,6 +145,7 @@ class MoonrollersState(State):
         self.ropen = False  # re-roll abilities still allowed on this roll
         self.sel = [0] * 6  # dice picked for a Lila / Vila re-roll
         self.sel_cap = 0
+        self.sel_exact = False  # Vila Noir re-rolls exactly sel_cap dice
         self.sel_back = LOCK
         self.placed: list[int] = []  # requirements of `slot` completed this turn
         self.drawn: list[int] = []  # hazard tokens drawn, waiting for "keep"
@@ -210,9 +222,10 @@ class MoonrollersState(State):
             out.append(kind)
         return out
 
-    def start_select(self, cap: int) -> None:
+    def start_select(self, cap: int, exact: bool) -> None:
         self.sel = [0] * 6
         self.sel_cap = cap
+        self.sel_exact = exact
         self.sel_back = self.phase
         self.phase = SELECT
 
@@ -221,10 +234,11 @@ class MoonrollersState(State):
         for face in range(6):
             pool[face] -= sel[face]
         new = self.roll(sum(sel))
+        rolled = self.rolled
+        # The re-rolled dice now show their new faces: "if you roll ..." reads those.
         for face in range(6):
             pool[face] += new[face]
-        # Still inside the re-roll window: nothing is locked yet, the pool is the roll.
-        self.rolled = pool[:]
+            rolled[face] += new[face] - sel[face]
         self.phase = self.sel_back
 
     def _lock(self, action: list[Any]) -> None:
@@ -345,17 +359,19 @@ class MoonrollersState(State):
         if phase == LOCK:
             return self._gen_lock()
         if phase == CREW_CHOICE:
-            return [["crew", CREW[c].id] for c in self.display] + reroll_actions(self)
+            return [["crew", CREW[c].id] for c in self.display] + before_commit_actions(self)
         if phase == COMMIT:
             marks = self.marks[self.slot]
             out: list[Any] = [["commit", i] for i in range(len(marks)) if marks[i] < 0]
-            return out + reroll_actions(self)
+            return out + before_commit_actions(self)
         if phase == SELECT:
             out = []
-            if sum(self.sel) < self.sel_cap:
+            picked = sum(self.sel)
+            if picked < self.sel_cap:
                 pool, sel = self.pool, self.sel
                 out = [["pick", FACES[f]] for f in range(6) if pool[f] > sel[f]]
-            out.append("reroll")
+            if not self.sel_exact or picked == self.sel_cap:
+                out.append("reroll")
             return out
         if phase == HAZARD:
             return [["keep", HAZARD_PRESTIGE[k]] for k in sorted(set(self.drawn))]
@@ -386,8 +402,9 @@ class MoonrollersState(State):
         return out
 
     def _can_roll(self) -> bool:
-        # A-4: never roll an empty pool (Avari's 3 supply dice count).
-        return sum(self.pool) + self.conv + self.saved > 0 or (self.avari and self.supply > 0)
+        # A-4: never roll an empty pool (Avari's 3 supply dice count). Meg Gallak's saved
+        # Wild is not rolled ("do not roll this die"), so alone it makes no roll.
+        return sum(self.pool) + self.conv > 0 or (self.avari and self.supply > 0)
 
     # ----- engine hooks -----------------------------------------------------------
 
@@ -461,8 +478,8 @@ class MoonrollersState(State):
             a, b = symbols
             return [a >= b + 3, b >= a + 3]
         most = max(symbols)
-        # E-moonrollers-6: with no hazard symbol anywhere, nobody "has the most".
-        return [most > 0 and s == most for s in symbols]
+        # E-moonrollers-6: "all tied players do not score", a tie at 0 symbols included.
+        return [s == most for s in symbols]
 
     def _result(self) -> dict[str, Any]:
         n = self.num_players
@@ -485,79 +502,7 @@ class MoonrollersState(State):
     # ----- what a seat sees -------------------------------------------------------
 
     def _observation(self, seat: int) -> dict[str, Any]:
-        players = []
-        for p in range(self.num_players):
-            players.append(
-                {
-                    "prestige": self.prestige[p],
-                    "hazard_tokens": sum(self.hz[p]),  # the count is public, the kinds are not
-                    "crew": {
-                        FACTIONS[f]: [CREW[c].id for c in stack]  # top of the stack first
-                        for f, stack in enumerate(self.stacks[p])
-                        if stack
-                    },
-                    "abilities": sorted(self.abil[p]),
-                }
-            )
-        display = []
-        for card, marks in zip(self.display, self.marks, strict=True):
-            crew = CREW[card]
-            display.append(
-                {
-                    "crew": crew.id,
-                    "faction": FACTIONS[crew.faction],
-                    "requirements": [
-                        {
-                            "face": FACES[r.face],
-                            "count": r.count,
-                            "hazard": r.hazard,
-                            "x2": r.face == WILD,
-                            "token": m if m >= 0 else None,
-                        }
-                        for r, m in zip(crew.requirements, marks, strict=True)
-                    ],
-                }
-            )
-        mine = []
-        for kind, count in enumerate(self.hz[seat]):
-            mine += [HAZARD_PRESTIGE[kind]] * count
-        turn: dict[str, Any] = {
-            "player": self.cur,
-            "phase": PHASES[self.phase],
-            "crew": CREW[self.display[self.slot]].id if self.slot >= 0 else None,
-            "committed": self.req if self.req >= 0 else None,
-            "need": self.need,
-            "pool": dict(zip(FACES, self.pool, strict=True)),
-            "treated_as_extra": self.conv,
-            "saved_wild": self.saved,
-            "locked": self.locked,
-            "rolled": dict(zip(FACES, self.rolled, strict=True)),
-            "first_roll": self.first,
-            "locked_this_roll": self.progress,
-            "safe": self.safe,
-            "safe_next_roll": self.safe_next,
-            "avari_bonus": self.avari,
-            "used_abilities": sorted(self.used),
-            "completed_this_turn": list(self.placed),
-            "drawn_count": len(self.drawn),
-        }
-        if self.phase == SELECT:
-            turn["selected"] = dict(zip(FACES, self.sel, strict=True))
-            turn["select_limit"] = self.sel_cap
-        if seat == self.cur and self.drawn:
-            turn["drawn"] = [HAZARD_PRESTIGE[k] for k in self.drawn]
-        obs: dict[str, Any] = {
-            "players": players,
-            "my_hazard_tokens": mine,
-            "display": display,
-            "deck_size": len(self.deck),
-            "hazard_pile": sum(self.pile),
-            "supply": self.supply,
-            "turn": turn,
-        }
-        if self.over:
-            obs["end_reason"] = self.end_reason
-        return obs
+        return observe(self, seat)
 
     # ----- copies -----------------------------------------------------------------
 
@@ -587,8 +532,20 @@ class MoonrollersState(State):
 
     def resample_hidden(self, seat: int, rng: random.Random) -> MoonrollersState:
         """Redraw what `seat` cannot see: other seats' hazard tokens (and a pending
-        draw of another seat), the pile's contents and the crew deck's order."""
+        draw of another seat), the pile's contents and the crew deck's order. Once the
+        game is over every seat's tokens are revealed, so only the deck is redrawn."""
         other = self.clone()
+        if not self.over:
+            self._redeal_tokens(other, seat, rng)
+        rng.shuffle(other.deck)
+        other.rng = random.Random(rng.getrandbits(64))
+        other._rig_dice = []
+        other._rig_tokens = []
+        other._legal_cache = None
+        return other
+
+    def _redeal_tokens(self, other: MoonrollersState, seat: int, rng: random.Random) -> None:
+        """Deal the tokens `seat` has not seen (other hands, a foreign draw, the pile) anew."""
         hidden = self.pile[:]
         seats = [p for p in range(self.num_players) if p != seat]
         for p in seats:
@@ -606,12 +563,6 @@ class MoonrollersState(State):
         if foreign_draw:
             other.drawn, tokens = tokens[: len(self.drawn)], tokens[len(self.drawn) :]
         other.pile = [tokens.count(k) for k in range(len(HAZARD_KINDS))]
-        rng.shuffle(other.deck)
-        other.rng = random.Random(rng.getrandbits(64))
-        other._rig_dice = []
-        other._rig_tokens = []
-        other._legal_cache = None
-        return other
 
     # ----- test helpers: force a table position -------------------------------------
 

@@ -50,14 +50,17 @@ def test_crew_on_the_base_cannot_move_toward_it():
     assert "move-" not in state.legal_actions() and "move+" in state.legal_actions()
 
 
-def test_reaching_the_base_returns_the_player_and_ends_the_turn():
+def test_reaching_the_base_returns_the_player_who_may_not_leave_it_again():
     state = new(ROLES)
     place(state, s0=2, s1=1, s2=4)
     fill(state, 1, 2)
     set_turn(state, 0, 5)
     state.apply("move-")  # over seat 1 on space 1, onto the base
     assert state.pos[0] == 0 and state.returned[0]
-    assert state.cur == 1  # the rest of seat 0's AP is lost
+    assert state.cur == 0 and state.ap == 4  # E-moon_adventure-3: the AP left stay
+    assert not any(a.startswith(("move", "share")) for a in state.legal_actions())
+    state.apply("end")
+    assert state.cur == 1
 
 
 def test_returned_players_are_skipped_and_use_no_more_oxygen():

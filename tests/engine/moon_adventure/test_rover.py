@@ -71,4 +71,6 @@ def test_the_rover_may_enter_the_base_and_its_rider_returns():
     set_turn(state, 0, 3)
     state.apply("move-")
     assert state.pos[0] == 0 and state.rover == 0 and state.returned[0]
+    assert state.legal_actions() == ["end"]  # a rider neither gathers nor builds
+    state.apply("end")
     assert state.cur == 1

@@ -21,7 +21,7 @@ from tests.engine.moon_adventure.helpers import GAME, new
 
 def test_the_game_is_registered_as_a_cooperative_2_to_5_player_game():
     game = engine.get_game("moon_adventure")
-    assert game.rules_version == "moon_adventure@2"
+    assert game.rules_version == "moon_adventure@3"
     assert (game.min_players, game.max_players, game.cooperative) == (2, 5, True)
     assert game.default_options() == {"roles": "dealt", "beginner": False}
     with pytest.raises(engine.InvalidSetup):

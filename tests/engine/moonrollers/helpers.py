@@ -21,12 +21,13 @@ def table(
     deck: list[str] | None = None,
     seed: int = 0,
     variant: str = "standard",
+    options: dict | None = None,
 ):
     """A state where `seat` starts its turn and its first roll shows `dice`.
 
     `crew` gives every seat's hired crew (seats not named hire nothing).
     """
-    state = GAME.new_state(players, seed, {"variant": variant})
+    state = GAME.new_state(players, seed, {"variant": variant} | (options or {}))
     crew = {p: [] for p in range(players)} | (crew or {})
     state.force_table(
         display=display or DEFAULT_DISPLAY,
@@ -37,6 +38,30 @@ def table(
     )
     state.force_turn(seat, *dice)
     return state
+
+
+# The display of the ability tests (requirement indexes in brackets):
+#   namari   [0] Shield 4, [1] Damage 3 H, [2] Thruster 3, [3] Reactor 1 H
+#   saghari  [0] Damage 4, [1] Damage 3, [2] Damage 2, [3] Damage 1 H
+#   vila_noir[0] Reactor 4, [1] Reactor 3, [2] Reactor 2, [3] Reactor 1 H
+#   aponi    [0] Reactor 4 H, [1] Thruster 3, [2] Shield 3 H, [3] Wild 2 x2
+#   b3_ar    [0] Thruster 4, [1] Thruster 3, [2] Thruster 2, [3] Thruster 1 H
+ABILITY_DISPLAY = ["namari", "saghari", "vila_noir", "aponi", "b3_ar"]
+
+
+def start(*dice, crew, **kw):
+    """Seat 0 holds `crew` and rolls `dice` first, in front of ABILITY_DISPLAY (by default)."""
+    kw.setdefault("display", ABILITY_DISPLAY)
+    return table(*dice, crew={0: crew}, **kw)
+
+
+def ended(players, prestige, hazards):
+    """The result of a game stopped now with these crew prestige and hazard tokens."""
+    st = table(players=players, hazards=dict(enumerate(hazards)))
+    st.prestige = list(prestige)
+    st.over = True
+    st.end_reason = "test"
+    return st.result()
 
 
 def play(state, *actions):

@@ -1,24 +1,11 @@
 """One test (at least) per crew ability of the Crew Ability Appendix, plus the general rules.
 
-Display used unless said otherwise (requirement indexes in brackets):
-  namari   [0] Shield 4, [1] Damage 3 H, [2] Thruster 3, [3] Reactor 1 H
-  saghari  [0] Damage 4, [1] Damage 3, [2] Damage 2, [3] Damage 1 H
-  vila_noir[0] Reactor 4, [1] Reactor 3, [2] Reactor 2, [3] Reactor 1 H
-  aponi    [0] Reactor 4 H, [1] Thruster 3, [2] Shield 3 H, [3] Wild 2 x2
-  b3_ar    [0] Thruster 4, [1] Thruster 3, [2] Thruster 2, [3] Thruster 1 H
+The display is `helpers.ABILITY_DISPLAY` unless said otherwise.
 """
 
 from __future__ import annotations
 
-from tests.engine.moonrollers.helpers import marks, play, pool, rolled_count, table
-
-D = ["namari", "saghari", "vila_noir", "aponi", "b3_ar"]
-
-
-def start(*dice, crew, **kw):
-    kw.setdefault("display", D)
-    return table(*dice, crew={0: crew}, **kw)
-
+from tests.engine.moonrollers.helpers import marks, play, pool, rolled_count, start
 
 # ----- "each Extra Die may be locked as 2 X" (the starting crew) ----------------------
 

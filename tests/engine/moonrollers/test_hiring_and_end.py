@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.engine.moonrollers.helpers import play, table
+from tests.engine.moonrollers.helpers import ended, play, table
 
 D = ["ryle_al_wren", "namari", "saghari", "vila_noir"]
 
@@ -106,14 +106,6 @@ def test_drawing_the_last_crew_card_ends_the_game():
 # ----- final scoring ------------------------------------------------------------------
 
 
-def ended(players, prestige, hazards):
-    st = table(players=players, hazards=dict(enumerate(hazards)))
-    st.prestige = list(prestige)
-    st.over = True
-    st.end_reason = "test"
-    return st.result()
-
-
 def test_the_most_hazard_symbols_score_no_token_prestige():
     result = ended(3, [10, 10, 10], [[5, 5], [2, 1], [1, 1, 1]])  # symbols 4, 1, 0
     assert result["hazard_disqualified"] == [True, False, False]
@@ -132,12 +124,6 @@ def test_two_players_need_three_more_symbols_to_be_disqualified():
     two_more = ended(2, [10, 10], [[5], [1]])  # symbols 2 vs 0
     assert two_more["hazard_disqualified"] == [False, False]
     assert two_more["scores"] == [15, 11]
-
-
-def test_nobody_is_disqualified_when_nobody_has_a_hazard_symbol():
-    result = ended(3, [0, 0, 0], [[1, 1], [1], []])
-    assert result["hazard_disqualified"] == [False, False, False]
-    assert result["scores"] == [2, 1, 0]
 
 
 def test_ties_go_to_fewest_hazard_symbols_then_share_the_rank():
