@@ -22,7 +22,9 @@ class MatchQuerySet(models.QuerySet):
         return self.filter(status=Match.Status.RUNNING, deadline_at__lt=now or timezone.now())
 
     def unfinished(self) -> MatchQuerySet:
-        return self.filter(status__in=[Match.Status.QUEUED, Match.Status.RUNNING])
+        return self.filter(
+            status__in=[Match.Status.QUEUED, Match.Status.RUNNING, Match.Status.HELD]
+        )
 
     def involving_bot(self, bot_id: int) -> MatchQuerySet:
         return self.filter(seats__bot_id=bot_id).distinct()
@@ -34,6 +36,8 @@ class Match(models.Model):
         RUNNING = "running"
         FINISHED = "finished"
         FAILED = "failed"
+        # Its tournament is paused: no worker claims it until the organiser resumes.
+        HELD = "held"
 
     class Purpose(models.TextChoices):
         """Why the match exists; it decides the queue (workers/routing.py)."""
@@ -54,6 +58,15 @@ class Match(models.Model):
         "arena.MatchSet", null=True, blank=True, on_delete=models.CASCADE, related_name="matches"
     )
     set_index = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Swiss and knockout matches belong to a round and to one table of it (a knockout tie).
+    round = models.ForeignKey(
+        "arena.TournamentRound",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="matches",
+    )
+    table = models.PositiveSmallIntegerField(null=True, blank=True)
     game = models.CharField(max_length=64, db_index=True)
     rules_version = models.CharField(max_length=64)
     players = models.PositiveSmallIntegerField()

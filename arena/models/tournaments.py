@@ -2,7 +2,10 @@
 
 `start()` turns the schedule (arena/tournaments/, pure maths) into Match rows in one
 transaction and enqueues each match after commit; `try_finish()` closes the tournament when
-its last match is done (called by the result recorder).
+its last match is done (called by the result recorder). A round robin creates every match
+at the start; Swiss and knockout formats create their first round there and each later
+round as the previous one ends (arena/services/rounds.py). The entry list, the seeds and
+each entrant's version are frozen in `entrants` when the tournament starts.
 """
 
 from __future__ import annotations
@@ -34,11 +37,16 @@ log = logging.getLogger(__name__)
 class Tournament(models.Model):
     class Format(models.TextChoices):
         ROUND_ROBIN = "round_robin", "round robin"
+        SWISS = "swiss", "Swiss"
+        KNOCKOUT = "knockout", "knockout"
+        TABLE_KNOCKOUT = "table_knockout", "table knockout"
 
     class Status(models.TextChoices):
         SCHEDULED = "scheduled"
         RUNNING = "running"
+        PAUSED = "paused"
         FINISHED = "finished"
+        CANCELLED = "cancelled"
 
     name = models.CharField(max_length=100)
     game = models.CharField(max_length=64, db_index=True)
@@ -47,6 +55,13 @@ class Tournament(models.Model):
     games_per_pairing = models.PositiveSmallIntegerField(default=1)
     # Play each table's games as sets: one seed under every seat rotation (arena/models/sets.py).
     duplicate_seats = models.BooleanField(default=False)
+    # Swiss: how many rounds (null: the default for the field, set at the start).
+    planned_rounds = models.PositiveSmallIntegerField(null=True, blank=True)
+    double_elimination = models.BooleanField(default=False)
+    # Table knockout: how many of each table go through.
+    advance = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Frozen at the start, best seed first: [[bot id, bot version id], ...].
+    entrants = models.JSONField(default=list, blank=True)
     options = models.JSONField(default=dict, blank=True)
     limits = models.JSONField(default=dict, blank=True)
     start_at = models.DateTimeField(null=True, blank=True)
@@ -108,9 +123,20 @@ class Tournament(models.Model):
         )
 
     def planned_matches(self, bots: int | None = None) -> int:
+        """Matches the event will have (for rounds formats, without extra set games)."""
         if bots is None:
             bots = self.bots.filter(is_active=True).count()
-        return count_matches(bots, self.players_per_match, self.games_per_pairing)
+        if self.format == self.Format.ROUND_ROBIN:
+            return count_matches(bots, self.players_per_match, self.games_per_pairing)
+        from arena.services.rounds import planned_matches
+
+        return planned_matches(self, bots)
+
+    def has_rounds(self) -> bool:
+        return self.format != self.Format.ROUND_ROBIN
+
+    def is_over(self) -> bool:
+        return self.status in (self.Status.FINISHED, self.Status.CANCELLED)
 
     def start(self) -> list[int]:
         """Create every match of the schedule and enqueue them once the transaction commits.
@@ -135,6 +161,20 @@ class Tournament(models.Model):
                 if version is None:
                     raise InvalidInput(f"bot {bot.name!r} has no version to play")
                 versions[bot.pk] = version
+            if locked.has_rounds():
+                from arena.services.rounds import start_rounds
+
+                ids = start_rounds(locked, bots, versions)
+                now = timezone.now()
+                Tournament.objects.filter(pk=locked.pk).update(
+                    status=self.Status.RUNNING, started_at=now
+                )
+                transaction.on_commit(
+                    lambda: enqueue_all(enqueue, ids, Match.Purpose.TOURNAMENT), robust=True
+                )
+                self.status, self.started_at = self.Status.RUNNING, now
+                self.entrants, self.planned_rounds = locked.entrants, locked.planned_rounds
+                return ids
             try:
                 if locked.duplicate_seats:
                     sets = duplicate_round_robin(
@@ -210,9 +250,9 @@ class Tournament(models.Model):
         if Match.objects.filter(tournament_id=self.pk).unfinished().exists():
             return False
         now = timezone.now()
-        finished = Tournament.objects.filter(pk=self.pk, status=self.Status.RUNNING).update(
-            status=self.Status.FINISHED, finished_at=now
-        )
+        finished = Tournament.objects.filter(
+            pk=self.pk, status__in=[self.Status.RUNNING, self.Status.PAUSED]
+        ).update(status=self.Status.FINISHED, finished_at=now)
         if finished:
             self.status, self.finished_at = self.Status.FINISHED, now
         return bool(finished)
@@ -224,6 +264,15 @@ def load_enqueue() -> Callable[..., object]:
         return import_string(path)
     except ImportError as exc:
         raise Unavailable(f"the match queue is not available ({path}: {exc})") from exc
+
+
+def enqueue_after_commit(ids: list[int]) -> None:
+    """Send these tournament matches to the queue once the current transaction commits."""
+    if ids:
+        enqueue = load_enqueue()
+        transaction.on_commit(
+            lambda: enqueue_all(enqueue, ids, Match.Purpose.TOURNAMENT), robust=True
+        )
 
 
 def enqueue_all(enqueue: Callable[..., object], ids: list[int], purpose: str) -> None:
