@@ -112,6 +112,17 @@ class Tournament(models.Model):
             errors["games_per_pairing"] = (
                 "with duplicate seats, games_per_pairing must be a multiple of players_per_match"
             )
+        if self.format == self.Format.TABLE_KNOCKOUT and self.advance is not None:
+            if not 1 <= self.advance < (self.players_per_match or 0):
+                errors["advance"] = "advance must be at least 1 and less than players_per_match"
+        elif self.advance is not None:
+            errors["advance"] = "advance is for table knockouts only"
+        if self.planned_rounds is not None and self.format != self.Format.SWISS:
+            errors["planned_rounds"] = "rounds are for Swiss tournaments only"
+        if self.double_elimination and self.format != self.Format.KNOCKOUT:
+            errors["double_elimination"] = "double elimination is for knockouts only"
+        if self.format == self.Format.KNOCKOUT and self.players_per_match != 2:
+            errors["players_per_match"] = "a knockout plays two-player ties"
         if errors:
             raise ValidationError(errors)
 
