@@ -21,7 +21,7 @@ from django.utils import timezone
 
 import engine
 from arena.errors import InvalidInput
-from arena.models import Match, MatchSeat, Rating, Tournament, TournamentRound
+from arena.models import Match, MatchSeat, MatchSet, Rating, Tournament, TournamentRound
 from arena.models.tournaments import enqueue_after_commit
 from arena.tournaments import knockout, swiss, table_knockout
 from arena.tournaments.round_robin import ScheduleError, count_matches, rotations
@@ -240,31 +240,61 @@ def _create_matches(
     one_round: TournamentRound,
     games: list[tuple[int, int, tuple[int, ...]]],
 ) -> list[int]:
-    """Match and seat rows for (table, game index, seating) triples, versions as frozen."""
+    """Match and seat rows for (table, game index, seating) triples, versions as frozen.
+
+    With duplicate seats, each k consecutive games of a table (game // k) are one set
+    (arena/models/sets.py): one seed, the k rotations of one seating.
+    """
     if not games:
         return []
     spec = engine.get_game(tournament.game)
     versions = {bot: version for bot, version in tournament.entrants}
+    sets: dict[tuple[int, int], MatchSet] = {}
+    placed = []
+    for table, game, seating in games:
+        k = len(seating)
+        # Seeded by place, not by order of creation: a replayed event is the same.
+        place = f"moon-arena:tournament:{tournament.pk}:{one_round.number}:{table}"
+        if tournament.duplicate_seats:
+            number, index = divmod(game, k)
+            seed = random.Random(f"{place}:set{number}").getrandbits(62)
+            match_set = sets.get((table, number))
+            if match_set is None:
+                # Rotation `index` of the set's first seating, undone.
+                first = tuple(seating[(seat - index) % k] for seat in range(k))
+                match_set = sets[(table, number)] = MatchSet(
+                    game=spec.name,
+                    purpose=Match.Purpose.TOURNAMENT,
+                    tournament=tournament,
+                    seed=seed,
+                    players=k,
+                    versions=[versions[bot] for bot in first],
+                )
+            placed.append((table, seating, seed, match_set, index))
+        else:
+            seed = random.Random(f"{place}:{game}").getrandbits(62)
+            placed.append((table, seating, seed, None, None))
+    MatchSet.objects.bulk_create(sets.values())
     matches = Match.objects.bulk_create(
         Match(
             tournament=tournament,
+            purpose=Match.Purpose.TOURNAMENT,
             round=one_round,
             table=table,
+            match_set=match_set,
+            set_index=index,
             game=spec.name,
             rules_version=spec.rules_version,
             players=len(seating),
             options=tournament.options,
             limits=tournament.limits,
-            # Seeded by place, not by order of creation: a replayed event is the same.
-            seed=random.Random(
-                f"moon-arena:tournament:{tournament.pk}:{one_round.number}:{table}:{game}"
-            ).getrandbits(62),
+            seed=seed,
         )
-        for table, game, seating in games
+        for table, seating, seed, match_set, index in placed
     )
     MatchSeat.objects.bulk_create(
         MatchSeat(match=match, seat=seat, bot_id=bot, bot_version_id=versions[bot])
-        for match, (_, _, seating) in zip(matches, games, strict=True)
+        for match, (_, seating, _, _, _) in zip(matches, placed, strict=True)
         for seat, bot in enumerate(seating)
     )
     return [m.pk for m in matches]

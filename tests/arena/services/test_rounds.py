@@ -279,3 +279,35 @@ def test_no_bot_sits_at_two_tables_of_a_round(organiser_user, field_of, run_on_c
         for seat in match.seats.all():
             counts[seat.bot_id][seat.seat] += 1
     assert all(max(c) - min(c) <= 1 for c in counts.values()), counts
+
+
+def test_duplicate_seats_play_each_table_as_sets_on_one_seed(
+    organiser_user, field_of, run_on_commit, enqueued
+):
+    bots = field_of(6)
+    tournament = new(
+        organiser_user,
+        bots,
+        run_on_commit,
+        format="table_knockout",
+        players_per_match=3,
+        games_per_pairing=3,
+        duplicate_seats=True,
+    )
+    first = list(Match.objects.filter(tournament=tournament).prefetch_related("seats"))
+    assert len(first) == 6 and all(m.purpose == Match.Purpose.TOURNAMENT for m in first)
+    by_set: dict[int, list[Match]] = {}
+    for match in first:
+        by_set.setdefault(match.match_set_id, []).append(match)
+    assert len(by_set) == 2
+    for matches in by_set.values():
+        assert len({m.seed for m in matches}) == 1
+        assert sorted(m.set_index for m in matches) == [0, 1, 2]
+        # Every bot of the table sits in every seat once.
+        for bot in {s.bot_id for m in matches for s in m.seats.all()}:
+            seats = sorted(s.seat for m in matches for s in m.seats.all() if s.bot_id == bot)
+            assert seats == [0, 1, 2]
+    play_queued(run_on_commit, enqueued)
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED
+    assert champion_of(tournament) == bots[0].pk
