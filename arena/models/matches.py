@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import models
-from django.db.models import F, Q
+from django.db.models import Case, Exists, F, OuterRef, Q, Value, When
 from django.utils import timezone
 
 
@@ -143,11 +143,24 @@ class Match(models.Model):
         return True
 
     def try_requeue(self, now: datetime | None = None) -> bool:
-        """Put a running match whose deadline has passed back in the queue (for the reaper)."""
+        """Put a running match whose deadline has passed back in the queue (for the reaper).
+
+        A match of a paused tournament goes back as held instead (status tells which):
+        the pause must not be undone by a lost worker.
+        """
         now = now or timezone.now()
+        paused = Match.objects.filter(pk=OuterRef("pk"), tournament__status="paused")
         requeued = Match.objects.filter(
             pk=self.pk, status=self.Status.RUNNING, deadline_at__lt=now
-        ).update(status=self.Status.QUEUED, claim_token=None, claimed_at=None, deadline_at=None)
+        ).update(
+            status=Case(
+                When(Exists(paused), then=Value(self.Status.HELD)),
+                default=Value(self.Status.QUEUED),
+            ),
+            claim_token=None,
+            claimed_at=None,
+            deadline_at=None,
+        )
         if requeued:
             self.refresh_from_db(fields=["status", "claim_token", "claimed_at", "deadline_at"])
         return bool(requeued)

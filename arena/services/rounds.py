@@ -43,8 +43,16 @@ def check_format(
     double_elimination: bool,
     advance: int | None,
     min_players: int,
+    cooperative: bool = False,
 ) -> None:
     """Raise InvalidInput naming the field for a format the field of entrants cannot run."""
+    if cooperative and format != Format.ROUND_ROBIN:
+        # A cooperative table shares one outcome: no one at it beats anyone.
+        raise InvalidInput(
+            f"{format} ranks bots against each other at a table; a cooperative game "
+            "plays round_robin",
+            field="format",
+        )
     if rounds is not None and format != Format.SWISS:
         raise InvalidInput("rounds is for Swiss tournaments only", field="rounds")
     if double_elimination and format != Format.KNOCKOUT:
@@ -161,6 +169,7 @@ def start_rounds(
         double_elimination=tournament.double_elimination,
         advance=tournament.advance,
         min_players=game.min_players,
+        cooperative=game.cooperative,
     )
     ratings = dict(
         Rating.objects.filter(game=tournament.game, bot__in=bots).values_list("bot_id", "rating")

@@ -89,6 +89,7 @@ def create_tournament(
         double_elimination=double_elimination,
         advance=advance,
         min_players=spec.min_players,
+        cooperative=spec.cooperative,
     )
     total = planned_count(
         format,

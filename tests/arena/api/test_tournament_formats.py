@@ -62,6 +62,14 @@ def test_bad_formats_get_a_400_naming_the_field(
     assert not Tournament.objects.exists()
 
 
+def test_a_cooperative_game_plays_only_round_robins(
+    organiser, make_bot, author_user, run_on_commit
+):
+    crew = [make_bot(author_user, f"c{i}", game="crew").pk for i in range(4)]
+    reply = post(organiser, body(crew, game="crew", format="swiss"), run_on_commit)
+    assert reply.status_code == 400 and "cooperative" in reply.json()["format"][0]
+
+
 def test_a_swiss_shows_its_rounds_and_the_default_length(organiser, field, run_on_commit):
     reply = post(organiser, body(field, format="swiss"), run_on_commit)
     assert reply.status_code == 201, reply.content

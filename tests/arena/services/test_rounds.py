@@ -8,9 +8,11 @@ referee; the queue is the recording stand-in of tests/arena/conftest.py.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.utils import timezone
 
 from arena.errors import Conflict
 from arena.models import Match, MatchSeat, Rating, Tournament, TournamentRound
@@ -311,3 +313,19 @@ def test_duplicate_seats_play_each_table_as_sets_on_one_seed(
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED
     assert champion_of(tournament) == bots[0].pk
+
+
+def test_a_lost_worker_does_not_undo_a_pause(organiser_user, field_of, run_on_commit, enqueued):
+    bots = field_of(4)
+    tournament = new(organiser_user, bots, run_on_commit, format="swiss", rounds=2)
+    match = Match.objects.get(pk=enqueued[0])
+    assert match.try_claim()
+    run_on_commit(control.pause, tournament, organiser_user)
+    # The worker vanished: the reaper finds the claim past its deadline.
+    later = timezone.now() + timedelta(days=1)
+    assert match.try_requeue(later)
+    assert match.status == Match.Status.HELD
+    enqueued.clear()
+    run_on_commit(control.resume, tournament, organiser_user)
+    assert Match.objects.get(pk=match.pk).status == Match.Status.QUEUED
+    assert match.pk in enqueued
