@@ -129,32 +129,48 @@ def _pair_two(entrants: list[Entrant], games: int, round_number: int) -> Round:
     for i, score in enumerate(scores):
         group_of.setdefault(score, []).append(i)
 
+    place = {i: index for group in group_of.values() for index, i in enumerate(group)}
+
     def fold(i: int, j: int) -> int:
         gi, gj = group_of[scores[i]], group_of[scores[j]]
-        a, b = gi.index(i), gj.index(j)
+        a, b = place[i], place[j]
         if gi is gj:
             return abs(b - a - len(gi) // 2)
         # A floater: the lowest of the upper group should meet the top of the lower one.
         return (len(gi) - 1 - a) + b
 
-    keys: dict[tuple[int, int], tuple[int, ...]] = {}
-    for i, j in combinations(range(n), 2):
+    def key(i: int, j: int) -> tuple[int, ...]:
         clash = seats_move and (
             (diffs[i] >= 1 and diffs[j] >= 1) or (diffs[i] <= -1 and diffs[j] <= -1)
         )
-        keys[(i, j)] = (
+        return (
             -met[i][entrants[j].bot],
             -int(clash),
             0,
             -((scores[i] - scores[j]) ** 2),
             -fold(i, j),
         )
+
     bye = n
+    bye_keys: dict[tuple[int, int], tuple[int, ...]] = {}
     if n % 2:
         for i, entrant in enumerate(entrants):
             # A second bye counts as a repeat: only when everyone has had one.
-            keys[(i, bye)] = (-entrant.byes, 0, i, 0, 0)
-    matched = _max_weight_matching(keys, n + n % 2)
+            bye_keys[(i, bye)] = (-entrant.byes, 0, i, 0, 0)
+    # First only pairs near each other in the standings (half the largest score group
+    # and some): the blossom algorithm's time grows with the edges, and the fold's pairs
+    # are within that reach. If that leaves a repeat, a seat clash or a second bye, which
+    # the whole graph might avoid, pair again over every pair.
+    reach = max(len(group) for group in group_of.values()) // 2 + 12
+    near = {(i, j): key(i, j) for i in range(n) for j in range(i + 1, min(n, i + 1 + reach))}
+    near.update(bye_keys)
+    matched = _max_weight_matching(near, n + n % 2)
+    if matched is None or any(min(near[pair][:2]) < 0 for pair in matched):
+        every = {(i, j): key(i, j) for i, j in combinations(range(n), 2)}
+        every.update(bye_keys)
+        matched = _max_weight_matching(every, n + n % 2)
+    if matched is None:
+        raise ScheduleError("no complete pairing exists")  # cannot happen on a full graph
 
     tables: list[tuple[Hashable, ...]] = []
     byes: list[Hashable] = []
@@ -166,8 +182,11 @@ def _pair_two(entrants: list[Entrant], games: int, round_number: int) -> Round:
     return Round(tables, byes)
 
 
-def _max_weight_matching(keys: dict[tuple[int, int], tuple[int, ...]], nodes: int) -> set:
-    """Maximum-weight perfect matching where each weight is a lexicographic key."""
+def _max_weight_matching(
+    keys: dict[tuple[int, int], tuple[int, ...]], nodes: int
+) -> set[tuple[int, int]] | None:
+    """Maximum-weight perfect matching where each weight is a lexicographic key; None if
+    the edges given admit no perfect matching."""
     tiers = len(next(iter(keys.values())))
     # Each tier's base exceeds what every lower tier can add up to over a whole matching.
     span = max(abs(v) for key in keys.values() for v in key) + 1
@@ -183,9 +202,7 @@ def _max_weight_matching(keys: dict[tuple[int, int], tuple[int, ...]], nodes: in
         graph.add_edge(i, j, weight=weight)
     matching = nx.max_weight_matching(graph, maxcardinality=True)
     pairs = {(min(a, b), max(a, b)) for a, b in matching}
-    if 2 * len(pairs) != nodes:
-        raise ScheduleError("no complete pairing exists")  # cannot happen on a full graph
-    return pairs
+    return pairs if 2 * len(pairs) == nodes else None
 
 
 def _seat_two(a: Entrant, b: Entrant, da: int, db: int, round_number: int) -> tuple:
@@ -300,21 +317,33 @@ def _seat_table(
     """The seating of a table's first game (later games rotate it) that keeps seat counts
     even: returns (members who can no longer end within one, seating)."""
     k = len(table)
-    counts = {e.bot: list(e.seats) + [0] * (k - len(e.seats)) for e in table}
-    bots = [e.bot for e in table]
-    candidates = permutations(bots) if k <= 5 else iter(rotations(bots))
     later = games * rounds_left
+    # In game g the bot at position p of the first seating sits in seat (p - g) mod k, so
+    # what a position does to a bot's counts does not depend on the others: one cost per
+    # (bot, position), then the cheapest assignment of positions.
+    cost: dict[Hashable, list[tuple[int, int]]] = {}
+    for entrant in table:
+        counts = list(entrant.seats) + [0] * (k - len(entrant.seats))
+        per_position = []
+        for position in range(k):
+            after = list(counts)
+            for game in range(games):
+                after[(position - game) % k] += 1
+            per_position.append((int(not _can_end_even(after, later)), sum(x * x for x in after)))
+        cost[entrant.bot] = per_position
+    bots = [e.bot for e in table]
+    candidates = permutations(bots) if k <= 6 else iter(rotations(bots))
 
-    def cost(seating: tuple[Hashable, ...]) -> tuple[int, int]:
-        after = {bot: list(c) for bot, c in counts.items()}
-        for shift in range(games):
-            for seat, bot in enumerate(rotations(seating)[shift % k]):
-                after[bot][seat] += 1
-        stuck = sum(not _can_end_even(c, later) for c in after.values())
-        return (stuck, sum(x * x for c in after.values() for x in c))
+    def total(seating: tuple[Hashable, ...]) -> tuple[int, int]:
+        stuck = squares = 0
+        for position, bot in enumerate(seating):
+            s, q = cost[bot][position]
+            stuck += s
+            squares += q
+        return stuck, squares
 
-    best = min(candidates, key=cost)
-    return cost(best)[0], best
+    best = min(candidates, key=total)
+    return total(best)[0], best
 
 
 def _can_end_even(counts: list[int], games_left: int) -> bool:
