@@ -28,6 +28,10 @@ from arena.tournaments.round_robin import ScheduleError, count_matches, rotation
 from arena.tournaments.tiebreaks import Encounter, multiplayer_standings, two_player_standings
 
 MAX_ROUNDS = 100
+# A two-player Swiss round is a weighted matching whose time grows with the cube of the
+# field (scripts/bench_pairing.py: 256 bots ~0.3 s, 512 ~24 s on this machine), and it is
+# paired inside a result's transaction: bigger fields are refused.
+MAX_SWISS_BOTS = 256
 Format = Tournament.Format
 
 
@@ -62,6 +66,10 @@ def check_format(
     if advance is not None and format != Format.TABLE_KNOCKOUT:
         raise InvalidInput("advance is for table knockouts only", field="advance")
     if format == Format.SWISS:
+        if entrants > MAX_SWISS_BOTS:
+            raise InvalidInput(
+                f"a Swiss pairs at most {MAX_SWISS_BOTS} bots, not {entrants}", field="bots"
+            )
         if rounds is not None:
             if not 1 <= rounds <= MAX_ROUNDS:
                 raise InvalidInput(f"rounds must be 1-{MAX_ROUNDS}", field="rounds")

@@ -62,6 +62,14 @@ def test_bad_formats_get_a_400_naming_the_field(
     assert not Tournament.objects.exists()
 
 
+def test_a_swiss_field_larger_than_the_pairing_limit_is_refused(
+    organiser, field, run_on_commit, monkeypatch
+):
+    monkeypatch.setattr("arena.services.rounds.MAX_SWISS_BOTS", 5)
+    reply = post(organiser, body(field, format="swiss"), run_on_commit)
+    assert reply.status_code == 400 and "at most 5 bots" in reply.json()["bots"][0]
+
+
 def test_a_cooperative_game_plays_only_round_robins(
     organiser, make_bot, author_user, run_on_commit
 ):
