@@ -7,11 +7,13 @@ referee; the queue is the recording stand-in of tests/arena/conftest.py.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.db import connection
 from django.utils import timezone
 
 from arena.errors import Conflict
@@ -329,3 +331,41 @@ def test_a_lost_worker_does_not_undo_a_pause(organiser_user, field_of, run_on_co
     run_on_commit(control.resume, tournament, organiser_user)
     assert Match.objects.get(pk=match.pk).status == Match.Status.QUEUED
     assert match.pk in enqueued
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_workers_recording_a_rounds_last_matches_at_once_open_one_round(
+    organiser_user, field_of, enqueued
+):
+    bots = field_of(4)
+    tournament = create_tournament(
+        organiser_user,
+        name="race",
+        game="duel",
+        bots=[b.pk for b in bots],
+        players_per_match=2,
+        format="swiss",
+        rounds=2,
+    )
+    ids = list(Match.objects.filter(tournament=tournament).values_list("pk", flat=True))
+    outcomes = {i: strongest_wins(Match.objects.prefetch_related("seats").get(pk=i)) for i in ids}
+    barrier = threading.Barrier(len(ids))
+    errors = []
+
+    def record(match_id):
+        try:
+            barrier.wait()
+            record_result(match_id, None, outcomes[match_id])
+        except Exception as exc:  # reported below
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=record, args=(i,)) for i in ids]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert TournamentRound.objects.filter(tournament=tournament).count() == 2
+    assert Match.objects.filter(tournament=tournament, round__number=2).count() == 2
