@@ -26,7 +26,7 @@ from arena.models import (
     Tournament,
 )
 from arena.services import control
-from arena.services.rounds import bracket_summary, rounds_summary
+from arena.services.brackets import bracket_summary, rounds_summary
 
 admin.site.site_header = "Moon Arena"
 admin.site.site_title = "Moon Arena admin"

@@ -425,19 +425,19 @@ class TournamentDetailSerializer(TournamentSerializer):
 
     @extend_schema_field(RoundSerializer(many=True))
     def get_rounds(self, tournament):
-        from arena.services.rounds import rounds_summary
+        from arena.services.brackets import rounds_summary
 
         return rounds_summary(tournament)
 
     @extend_schema_field(TieSerializer(many=True, allow_null=True))
     def get_bracket(self, tournament):
-        from arena.services.rounds import bracket_summary
+        from arena.services.brackets import bracket_summary
 
         return bracket_summary(tournament)
 
     @extend_schema_field(serializers.IntegerField(allow_null=True))
     def get_champion(self, tournament) -> int | None:
-        from arena.services.rounds import champion_of
+        from arena.services.brackets import champion_of
 
         return champion_of(tournament)
 

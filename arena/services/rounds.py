@@ -217,7 +217,7 @@ def advance(tournament: Tournament) -> bool:
         # A round of byes only: close it and go on.
 
 
-def _seeds(tournament: Tournament) -> list[int]:
+def seeds_of(tournament: Tournament) -> list[int]:
     return [bot for bot, _ in tournament.entrants]
 
 
@@ -356,7 +356,7 @@ def _normalised(table: dict[str, Any], tournament: Tournament) -> dict[int, floa
 
 def swiss_rows(tournament: Tournament, finished: Sequence[TournamentRound]) -> list[Any]:
     """Swiss standings rows (tiebreaks.Row) over the finished rounds, best first."""
-    seeds = _seeds(tournament)
+    seeds = seeds_of(tournament)
     encounters = []
     byes: dict[int, float] = {}
     for one_round in finished:
@@ -375,8 +375,8 @@ def swiss_rows(tournament: Tournament, finished: Sequence[TournamentRound]) -> l
 def _plan_knockout(
     tournament: Tournament, finished: list[TournamentRound]
 ) -> tuple[list[dict[str, Any]], list[int]] | None:
-    seeds = _seeds(tournament)
-    states = knockout.resolve(_bracket(tournament), seeds, _tie_winners(finished))
+    seeds = seeds_of(tournament)
+    states = knockout.resolve(bracket_ties(tournament), seeds, tie_winners(finished))
     playable = [state for state in states.values() if state.is_playable()]
     if not playable:
         return None
@@ -388,14 +388,14 @@ def _plan_knockout(
     return tables, []
 
 
-def _bracket(tournament: Tournament) -> list[knockout.Tie]:
+def bracket_ties(tournament: Tournament) -> list[knockout.Tie]:
     n = len(tournament.entrants)
     if tournament.double_elimination:
         return knockout.double_elimination(n)
     return knockout.single_elimination(n)
 
 
-def _tie_winners(rounds: Sequence[TournamentRound]) -> dict[str, int]:
+def tie_winners(rounds: Sequence[TournamentRound]) -> dict[str, int]:
     return {
         table["tie"]: table["winner"]
         for one_round in rounds
@@ -407,7 +407,7 @@ def _tie_winners(rounds: Sequence[TournamentRound]) -> dict[str, int]:
 def _plan_table_knockout(
     tournament: Tournament, number: int, finished: list[TournamentRound]
 ) -> tuple[list[dict[str, Any]], list[int]] | None:
-    seeds = _seeds(tournament)
+    seeds = seeds_of(tournament)
     if number == 1:
         survivors = seeds
     else:
@@ -496,7 +496,7 @@ def _close_round(tournament: Tournament, one_round: TournamentRound) -> bool:
             results = {
                 bot: table_knockout.TableResult(points[bot], wins[bot]) for bot in table["bots"]
             }
-            order = table_knockout.table_order(table["bots"], results, _seeds(tournament))
+            order = table_knockout.table_order(table["bots"], results, seeds_of(tournament))
             table["order"] = order
             table["advancing"] = order[
                 : table_knockout.advancing_per_table(len(order), tournament.advance or 1)
@@ -512,119 +512,3 @@ def _close_round(tournament: Tournament, one_round: TournamentRound) -> bool:
     one_round.finished_at = timezone.now()
     rows.update(tables=one_round.tables, status=one_round.status, finished_at=one_round.finished_at)
     return True
-
-
-# ----- what the API and the admin show -------------------------------------------------------
-
-
-def rounds_summary(tournament: Tournament) -> list[dict[str, Any]]:
-    """Every round with its tables: bots, matches (status, ranks), points, outcome."""
-    rounds = list(tournament.rounds.order_by("number"))
-    matches = (
-        Match.objects.filter(round__in=rounds)
-        .defer("record", "result")
-        .prefetch_related("seats")
-        .order_by("id")
-    )
-    by_place: dict[tuple[int, int], list[Match]] = {}
-    for match in matches:
-        by_place.setdefault((match.round_id, match.table), []).append(match)
-    shown = []
-    for one_round in rounds:
-        tables = []
-        for index, table in enumerate(one_round.tables):
-            played = by_place.get((one_round.pk, index), [])
-            done = all(m.is_done() for m in played)
-            tables.append(
-                {
-                    "table": index,
-                    "bots": table["bots"],
-                    "tie": table.get("tie"),
-                    "status": "bye"
-                    if table.get("bye")
-                    else ("finished" if done and one_round.is_finished() else "playing"),
-                    "matches": [
-                        {
-                            "id": m.pk,
-                            "status": m.status,
-                            "seats": [
-                                {"bot_id": s.bot_id, "rank": s.rank}
-                                for s in sorted(m.seats.all(), key=lambda s: s.seat)
-                            ],
-                        }
-                        for m in played
-                    ],
-                    "points": {int(b): p for b, p in table.get("points", {}).items()},
-                    "winner": table.get("winner"),
-                    "advancing": table.get("advancing"),
-                }
-            )
-        shown.append(
-            {
-                "number": one_round.number,
-                "status": one_round.status,
-                "tables": tables,
-                "byes": one_round.byes,
-            }
-        )
-    return shown
-
-
-def bracket_summary(tournament: Tournament) -> list[dict[str, Any]] | None:
-    """Every tie of a knockout with its seeds, its set (games and points) and winner."""
-    if tournament.format != Format.KNOCKOUT or not tournament.entrants:
-        return None
-    seeds = _seeds(tournament)
-    finished = list(tournament.rounds.order_by("number"))
-    states = knockout.resolve(_bracket(tournament), seeds, _tie_winners(finished))
-    played = {
-        table["tie"]: (one_round.number, table)
-        for one_round in finished
-        for table in one_round.tables
-        if table.get("tie")
-    }
-    seed_of = {bot: i + 1 for i, bot in enumerate(seeds)}
-    ties = []
-    for tie_id, state in states.items():
-        where = played.get(tie_id)
-        table = where[1] if where else {}
-        if state.skipped:
-            status = "not needed"
-        elif state.bye:
-            status = "bye"
-        elif state.decided:
-            status = "decided"
-        elif where:
-            status = "playing"
-        else:
-            status = "waiting"
-        ties.append(
-            {
-                "tie": tie_id,
-                "stage": state.tie.stage,
-                "stage_round": state.tie.round,
-                "round": where[0] if where else None,
-                "bots": list(state.sides),
-                "seeds": [seed_of.get(bot) if bot is not None else None for bot in state.sides],
-                "matches": table.get("matches", []),
-                "points": {int(b): p for b, p in table.get("points", {}).items()},
-                "winner": state.winner,
-                "status": status,
-            }
-        )
-    return ties
-
-
-def champion_of(tournament: Tournament) -> int | None:
-    """The winner of a finished knockout or table knockout (None otherwise)."""
-    finished = list(tournament.rounds.filter(status=TournamentRound.Status.FINISHED))
-    if not finished or tournament.status != Tournament.Status.FINISHED:
-        return None
-    if tournament.format == Format.KNOCKOUT:
-        states = knockout.resolve(_bracket(tournament), _seeds(tournament), _tie_winners(finished))
-        winner = knockout.champion(states)
-        return int(winner) if winner is not None else None
-    if tournament.format == Format.TABLE_KNOCKOUT:
-        final = finished[-1].tables
-        return final[0]["order"][0] if len(final) == 1 and final[0].get("order") else None
-    return None

@@ -19,8 +19,9 @@ from django.utils import timezone
 from arena.errors import Conflict
 from arena.models import Match, MatchSeat, Rating, Tournament, TournamentRound
 from arena.services import control
+from arena.services.brackets import bracket_summary, champion_of
 from arena.services.results import record_result
-from arena.services.rounds import advance, bracket_summary, champion_of
+from arena.services.rounds import advance
 from arena.services.tournaments import create_tournament, tournament_standings
 
 pytestmark = pytest.mark.django_db
