@@ -124,3 +124,34 @@ def champion_of(tournament: Tournament) -> int | None:
         final = finished[-1].tables
         return final[0]["order"][0] if len(final) == 1 and final[0].get("order") else None
     return None
+
+
+def knockout_placing(tournament: Tournament) -> dict[int, tuple[int, int]]:
+    """How far each entrant went in a knockout or table knockout, as a sort key (lower is
+    better): (minus the last round it reached, its place at that round's table).
+
+    The champion of a knockout is one round past everyone; a table knockout's final table
+    is ordered by its result. Entrants still playing count the round they are in.
+    """
+    rounds = list(tournament.rounds.order_by("number"))
+    placing: dict[int, tuple[int, int]] = {}
+    for one_round in rounds:
+        for table in one_round.tables:
+            order = table.get("order") or table["bots"]
+            for place, bot in enumerate(order):
+                placing[bot] = (-one_round.number, place if table.get("order") else 0)
+    winner = champion_of(tournament)
+    if winner is not None:
+        placing[winner] = (-(len(rounds) + 1), 0)
+    if tournament.format == Format.KNOCKOUT:
+        # A tie's winner is ahead of its loser in the round they met.
+        for one_round in rounds:
+            for table in one_round.tables:
+                loser = [b for b in table["bots"] if b != table.get("winner")]
+                if (
+                    table.get("winner") is not None
+                    and loser
+                    and placing[loser[0]][0] == -one_round.number
+                ):
+                    placing[loser[0]] = (-one_round.number, 1)
+    return placing

@@ -15,6 +15,7 @@ import engine
 from arena.accounts import is_organiser
 from arena.errors import ArenaError, InvalidInput, NotAllowed
 from arena.models import Bot, Match, Tournament, TournamentRound
+from arena.services.brackets import knockout_placing
 from arena.services.rounds import check_format, planned_count, swiss_rows
 from arena.tournaments.standings import MatchResult, SeatResult, standings
 
@@ -268,6 +269,12 @@ def tournament_standings(tournament: Tournament) -> list[dict[str, Any]]:
     rows = standings(results, list(bots), cooperative)
     if tournament.format == Tournament.Format.SWISS and tournament.entrants:
         rows = _swiss_order(tournament, rows)
+    elif tournament.has_rounds() and tournament.entrants:
+        # Knockouts rank by how far each bot went, then by points.
+        placing = knockout_placing(tournament)
+        rows.sort(key=lambda row: placing.get(row["bot_id"], (0, 0)))
+        for position, row in enumerate(rows, start=1):
+            row["position"] = position
     for row in rows:
         bot = bots.get(row["bot_id"])
         row["bot"] = bot.name if bot else None

@@ -139,6 +139,10 @@ def test_a_knockout_seeds_by_rating_and_gives_the_top_seeds_byes(
     assert tournament.status == Tournament.Status.FINISHED
     assert champion_of(tournament) == bots[0].pk  # the lowest id wins every game
     assert Match.objects.filter(tournament=tournament).count() == 5
+    # Standings follow the bracket: the champion, the finalist, then the semi-finalists.
+    standings = [row["bot_id"] for row in tournament_standings(tournament)]
+    assert standings[:2] == [bots[0].pk, bots[1].pk]
+    assert set(standings[2:4]) == {bots[4].pk, bots[5].pk}  # seeds 1 and 2 lost round 2
 
 
 def test_a_level_set_gets_extra_pairs_then_goes_to_the_better_seed(
@@ -190,6 +194,8 @@ def test_a_table_knockout_advances_the_top_of_each_table_to_one_final(
     rounds = list(tournament.rounds.order_by("number"))
     assert [len(r.tables) for r in rounds] == [4, 2, 1]
     assert champion_of(tournament) == bots[0].pk
+    final = rounds[-1].tables[0]["order"]
+    assert [row["bot_id"] for row in tournament_standings(tournament)][:2] == final
     winners = sorted(b for t in rounds[0].tables for b in t["advancing"])
     assert winners == sorted(min(t["bots"]) for t in rounds[0].tables)
 
