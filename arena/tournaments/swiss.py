@@ -240,15 +240,19 @@ def _pair_tables(entrants: list[Entrant], k: int, games: int, rounds_left: int) 
 
 class _TableCosts:
     """What one table costs: a member whose seats can no longer end the event within one
-    of each other, then repeated opponent pairs, then the spread in the standings. One
-    integer, each criterion weighted above everything the later ones can add up to."""
+    of each other, then repeated opponent pairs, then how uneven its seating leaves the
+    members' seat counts, then the spread in the standings. One integer, each criterion
+    weighted above everything the later ones can add up to."""
 
     def __init__(self, entrants: list[Entrant], k: int, games: int, rounds_left: int) -> None:
         self.entrants, self.k, self.games, self.rounds_left = entrants, k, games, rounds_left
         self.met = [Counter(e.opponents) for e in entrants]
         n = len(entrants)
-        self.repeat_weight = n * n + 1
-        self.seat_weight = self.repeat_weight * (n * n + 1)
+        most = max((max(e.seats, default=0) for e in entrants), default=0) + games
+        self.spread_weight = 1
+        self.squares_weight = n * n + 1
+        self.repeat_weight = self.squares_weight * (n * k * games * (2 * most + 1) + 1)
+        self.seat_weight = self.repeat_weight * (n * k + 1)
         self.cache: dict[tuple[int, ...], tuple[int, tuple[Hashable, ...]]] = {}
 
     def __call__(self, group: tuple[int, ...]) -> int:
@@ -263,7 +267,12 @@ class _TableCosts:
             members = [self.entrants[i] for i in group]
             repeats = sum(self.met[a][self.entrants[b].bot] for a, b in combinations(group, 2))
             stuck, seating = _seat_table(members, self.games, self.rounds_left)
+            # How much more uneven the members' seats get: the most even tables now keep
+            # the later rounds' tables free to form without a repeat.
+            before = sum(x * x for e in members for x in e.seats)
+            after = sum(x * x for x in _seat_counts_after(members, seating, self.games))
             cost = stuck * self.seat_weight + repeats * self.repeat_weight
+            cost += (after - before) * self.squares_weight
             found = self.cache[group] = (cost + max(group) - min(group), seating)
         return found
 
@@ -344,6 +353,18 @@ def _seat_table(
 
     best = min(candidates, key=total)
     return total(best)[0], best
+
+
+def _seat_counts_after(
+    table: Sequence[Entrant], seating: Sequence[Hashable], games: int
+) -> list[int]:
+    """Every member's seat counts, flattened, after the table's games from `seating`."""
+    k = len(seating)
+    by_bot = {e.bot: list(e.seats) + [0] * (k - len(e.seats)) for e in table}
+    for position, bot in enumerate(seating):
+        for game in range(games):
+            by_bot[bot][(position - game) % k] += 1
+    return [x for counts in by_bot.values() for x in counts]
 
 
 def _can_end_even(counts: list[int], games_left: int) -> bool:
