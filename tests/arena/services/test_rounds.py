@@ -284,6 +284,16 @@ def test_no_bot_sits_at_two_tables_of_a_round(organiser_user, field_of, run_on_c
     for one_round in tournament.rounds.all():
         seated = [b for t in one_round.tables for b in t["bots"]] + one_round.byes
         assert sorted(seated) == sorted(b.pk for b in bots)
+    # Nine bots, four rounds of three tables: nobody meets anyone twice (the affine
+    # plane of order 3 exists, and the pairing finds one here).
+    met = [
+        frozenset((a, b))
+        for one_round in tournament.rounds.all()
+        for table in one_round.tables
+        for i, a in enumerate(table["bots"])
+        for b in table["bots"][i + 1 :]
+    ]
+    assert len(met) == len(set(met)) == 36
     # Seats balance within one over the event (each bot: 4 tables, 3 seats).
     counts = {b.pk: [0, 0, 0] for b in bots}
     for match in Match.objects.filter(tournament=tournament).prefetch_related("seats"):
