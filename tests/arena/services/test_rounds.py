@@ -23,6 +23,7 @@ from arena.services.brackets import bracket_summary, champion_of
 from arena.services.results import record_result
 from arena.services.rounds import advance
 from arena.services.tournaments import create_tournament, tournament_standings
+from tests.arena.conftest import ENQUEUED_PURPOSES
 
 pytestmark = pytest.mark.django_db
 
@@ -89,6 +90,8 @@ def test_a_swiss_runs_round_by_round_to_the_end(organiser_user, field_of, run_on
     play_queued(run_on_commit, enqueued)
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED
+    # Every round's matches went to the tournament queue.
+    assert set(ENQUEUED_PURPOSES.values()) == {"tournament"} and len(ENQUEUED_PURPOSES) == 6
     rounds = list(tournament.rounds.order_by("number"))
     assert [r.number for r in rounds] == [1, 2, 3] and all(r.is_finished() for r in rounds)
     pairs = [frozenset(t["bots"]) for r in rounds for t in r.tables]
