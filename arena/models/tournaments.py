@@ -221,18 +221,7 @@ class Tournament(models.Model):
                 for index, seating in enumerate(seatings)
             ]
             matches = Match.objects.bulk_create(
-                Match(
-                    tournament=locked,
-                    purpose=Match.Purpose.TOURNAMENT,
-                    match_set=match_set,
-                    set_index=index,
-                    game=game.name,
-                    rules_version=game.rules_version,
-                    players=len(seating),
-                    options=locked.options,
-                    limits=locked.limits,
-                    seed=seed,
-                )
+                locked.new_match(game, len(seating), seed, match_set, index)
                 for seating, seed, match_set, index in planned
             )
             MatchSeat.objects.bulk_create(
@@ -255,6 +244,31 @@ class Tournament(models.Model):
             )
         self.status, self.started_at = self.Status.RUNNING, now
         return ids
+
+    def new_match(
+        self,
+        game: engine.Game,
+        players: int,
+        seed: int,
+        match_set: MatchSet | None = None,
+        set_index: int | None = None,
+        **place: object,
+    ) -> Match:
+        """An unsaved match of this tournament (options and limits as set; `place` adds the
+        round and table of a rounds format)."""
+        return Match(
+            tournament=self,
+            purpose=Match.Purpose.TOURNAMENT,
+            match_set=match_set,
+            set_index=set_index,
+            game=game.name,
+            rules_version=game.rules_version,
+            players=players,
+            options=self.options,
+            limits=self.limits,
+            seed=seed,
+            **place,
+        )
 
     def try_finish(self) -> bool:
         """Mark a running tournament finished if none of its matches is queued or running."""

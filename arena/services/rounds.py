@@ -293,19 +293,8 @@ def _create_matches(
             placed.append((table, seating, seed, None, None))
     MatchSet.objects.bulk_create(sets.values())
     matches = Match.objects.bulk_create(
-        Match(
-            tournament=tournament,
-            purpose=Match.Purpose.TOURNAMENT,
-            round=one_round,
-            table=table,
-            match_set=match_set,
-            set_index=index,
-            game=spec.name,
-            rules_version=spec.rules_version,
-            players=len(seating),
-            options=tournament.options,
-            limits=tournament.limits,
-            seed=seed,
+        tournament.new_match(
+            spec, len(seating), seed, match_set, index, round=one_round, table=table
         )
         for table, seating, seed, match_set, index in placed
     )
