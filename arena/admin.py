@@ -11,7 +11,7 @@ from django.contrib.admin.views.main import ERROR_FLAG
 from django.db.models import Count, Q
 from django.http import HttpResponseRedirect
 from django.urls import reverse
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 
 from arena.errors import ArenaError
 from arena.models import (
@@ -25,6 +25,8 @@ from arena.models import (
     RatingChange,
     Tournament,
 )
+from arena.services import control
+from arena.services.brackets import bracket_summary, rounds_summary
 
 admin.site.site_header = "Moon Arena"
 admin.site.site_title = "Moon Arena admin"
@@ -138,12 +140,21 @@ class BotAdmin(ModelAdmin):
 
 @admin.register(Tournament)
 class TournamentAdmin(ModelAdmin):
-    list_display = ["name", "game", "status", "progress", "players_per_match", "start_at"]
+    list_display = ["name", "game", "format", "status", "progress", "players_per_match", "start_at"]
     list_filter = ["game", "status", "format"]
     search_fields = ["name"]
     filter_horizontal = ["bots"]
-    readonly_fields = ["status", "created_by", "created_at", "started_at", "finished_at"]
-    actions = ["start_now"]
+    readonly_fields = [
+        "status",
+        "created_by",
+        "created_at",
+        "started_at",
+        "finished_at",
+        "entrants",
+        "rounds_shown",
+        "bracket_shown",
+    ]
+    actions = ["start_now", "pause", "resume", "cancel"]
 
     def get_queryset(self, request):
         return (
@@ -169,6 +180,79 @@ class TournamentAdmin(ModelAdmin):
             obj.created_by = request.user
         super().save_model(request, obj, form, change)
 
+    @admin.display(description="rounds")
+    def rounds_shown(self, tournament):
+        """Each round's tables: who sits there, the points and the outcome."""
+        shown = rounds_summary(tournament) if tournament.pk else []
+        if not shown:
+            return "-"
+        names = dict(Bot.objects.filter(tournaments=tournament).values_list("id", "name"))
+        lines = []
+        for one_round in shown:
+            tables = []
+            for table in one_round["tables"]:
+                points = table["points"]
+                seated = ", ".join(
+                    f"{names.get(bot, bot)}" + (f" {points[bot]:g}" if bot in points else "")
+                    for bot in table["bots"]
+                )
+                outcome = table["winner"] or table["advancing"]
+                tables.append(
+                    f"[{table['tie'] + ': ' if table['tie'] else ''}{seated} - {table['status']}"
+                    + (f" -> {_names(outcome, names)}" if outcome else "")
+                    + "]"
+                )
+            byes = f" byes: {_names(one_round['byes'], names)}" if one_round["byes"] else ""
+            lines.append((one_round["number"], one_round["status"], " ".join(tables) + byes))
+        return format_html(
+            "<table>{}</table>",
+            format_html_join("", "<tr><td>{}</td><td>{}</td><td>{}</td></tr>", lines),
+        )
+
+    @admin.display(description="bracket")
+    def bracket_shown(self, tournament):
+        ties = bracket_summary(tournament) if tournament.pk else None
+        if not ties:
+            return "-"
+        names = dict(Bot.objects.filter(tournaments=tournament).values_list("id", "name"))
+        rows = [
+            (
+                tie["tie"],
+                " v ".join(
+                    f"({seed}) {names.get(bot, bot)}" if bot is not None else "-"
+                    for bot, seed in zip(tie["bots"], tie["seeds"], strict=True)
+                ),
+                tie["status"],
+                names.get(tie["winner"], "") if tie["winner"] is not None else "",
+            )
+            for tie in ties
+        ]
+        return format_html(
+            "<table>{}</table>",
+            format_html_join("", "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>", rows),
+        )
+
+    def _control(self, request, queryset, change, done: str):
+        for tournament in queryset:
+            try:
+                change(tournament, request.user)
+            except ArenaError as exc:
+                self.message_user(request, f"{tournament}: {exc.message}", messages.ERROR)
+            else:
+                self.message_user(request, f"{tournament}: {done}")
+
+    @admin.action(description="Pause (nothing new starts)")
+    def pause(self, request, queryset):
+        self._control(request, queryset, control.pause, "paused")
+
+    @admin.action(description="Resume")
+    def resume(self, request, queryset):
+        self._control(request, queryset, control.resume, "resumed")
+
+    @admin.action(description="Cancel (keeps the results so far)")
+    def cancel(self, request, queryset):
+        self._control(request, queryset, control.cancel, "cancelled")
+
     @admin.action(description="Start now")
     def start_now(self, request, queryset):
         for tournament in queryset:
@@ -178,6 +262,12 @@ class TournamentAdmin(ModelAdmin):
                 self.message_user(request, f"{tournament}: {exc.message}", messages.ERROR)
             else:
                 self.message_user(request, f"{tournament}: started {len(ids)} matches")
+
+
+def _names(bots, names) -> str:
+    if isinstance(bots, list):
+        return ", ".join(str(names.get(bot, bot)) for bot in bots)
+    return str(names.get(bots, bots))
 
 
 class MatchSeatInline(admin.TabularInline):

@@ -375,7 +375,8 @@ def reap_stuck_matches() -> dict[str, int]:
                 finish_tournament_if_done(match.tournament_id)
                 counts["failed"] += 1
         elif match.try_requeue(now):
-            enqueue_match(match.pk, match.purpose)
+            if match.status == Match.Status.QUEUED:  # else held: its tournament is paused
+                enqueue_match(match.pk, match.purpose)
             counts["requeued"] += 1
     for match in orphans:
         if match.attempts >= settings.ARENA_MAX_ATTEMPTS:

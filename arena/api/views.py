@@ -28,6 +28,7 @@ from arena.api.permissions import IsOrganiser
 from arena.errors import Conflict, InvalidInput, InvalidUpload, NotAllowed, NotFound, Unavailable
 from arena.models import Bot, BotVersion, Match, MatchSeat, Rating, Tournament
 from arena.services import bots as bot_service
+from arena.services import control
 from arena.services import leaderboards as leaderboard_service
 from arena.services import tournaments as tournament_service
 
@@ -274,6 +275,9 @@ class TournamentViewSet(
     domain_errors = {
         "create": (Unavailable,),
         "start": (InvalidInput, Conflict, Unavailable),
+        "pause": (Conflict,),
+        "resume": (Conflict,),
+        "cancel": (Conflict,),
     }
 
     def get_queryset(self):
@@ -291,7 +295,7 @@ class TournamentViewSet(
         return super().list(request, *args, **kwargs)
 
     def get_permissions(self):
-        if self.action in {"create", "start"}:
+        if self.action in {"create", "start", "pause", "resume", "cancel"}:
             return [IsOrganiser()]
         return [permissions.AllowAny()]
 
@@ -328,6 +332,38 @@ class TournamentViewSet(
         return Response(
             s.TournamentDetailSerializer(tournament, context=self.get_serializer_context()).data
         )
+
+    def _control(self, request, change):
+        tournament = change(self.get_object(), request.user)
+        tournament = self.get_queryset().get(pk=tournament.pk)
+        return Response(
+            s.TournamentDetailSerializer(tournament, context=self.get_serializer_context()).data
+        )
+
+    @extend_schema(
+        summary="Pause a running tournament: nothing new starts, running matches finish",
+        request=None,
+        responses=s.TournamentDetailSerializer,
+    )
+    @action(detail=True, methods=["post"])
+    def pause(self, request, pk=None):
+        return self._control(request, control.pause)
+
+    @extend_schema(
+        summary="Resume a paused tournament", request=None, responses=s.TournamentDetailSerializer
+    )
+    @action(detail=True, methods=["post"])
+    def resume(self, request, pk=None):
+        return self._control(request, control.resume)
+
+    @extend_schema(
+        summary="Cancel a tournament: it ends with the standings so far",
+        request=None,
+        responses=s.TournamentDetailSerializer,
+    )
+    @action(detail=True, methods=["post"])
+    def cancel(self, request, pk=None):
+        return self._control(request, control.cancel)
 
 
 # --- matches --------------------------------------------------------------------------------

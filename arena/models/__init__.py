@@ -4,6 +4,7 @@ from arena.models.bots import Bot, BotVersion
 from arena.models.ladder import Ladder, LadderEntry
 from arena.models.matches import Match, MatchSeat
 from arena.models.ratings import GameRating, Leaderboard, Rating, RatingChange
+from arena.models.rounds import TournamentRound
 from arena.models.sets import MatchSet
 from arena.models.tournaments import Tournament
 
@@ -20,4 +21,5 @@ __all__ = [
     "Rating",
     "RatingChange",
     "Tournament",
+    "TournamentRound",
 ]

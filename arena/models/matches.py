@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import models
-from django.db.models import F, Q
+from django.db.models import Case, Exists, F, OuterRef, Q, Value, When
 from django.utils import timezone
 
 
@@ -22,7 +22,9 @@ class MatchQuerySet(models.QuerySet):
         return self.filter(status=Match.Status.RUNNING, deadline_at__lt=now or timezone.now())
 
     def unfinished(self) -> MatchQuerySet:
-        return self.filter(status__in=[Match.Status.QUEUED, Match.Status.RUNNING])
+        return self.filter(
+            status__in=[Match.Status.QUEUED, Match.Status.RUNNING, Match.Status.HELD]
+        )
 
     def involving_bot(self, bot_id: int) -> MatchQuerySet:
         return self.filter(seats__bot_id=bot_id).distinct()
@@ -34,6 +36,8 @@ class Match(models.Model):
         RUNNING = "running"
         FINISHED = "finished"
         FAILED = "failed"
+        # Its tournament is paused: no worker claims it until the organiser resumes.
+        HELD = "held"
 
     class Purpose(models.TextChoices):
         """Why the match exists; it decides the queue (workers/routing.py)."""
@@ -54,6 +58,15 @@ class Match(models.Model):
         "arena.MatchSet", null=True, blank=True, on_delete=models.CASCADE, related_name="matches"
     )
     set_index = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Swiss and knockout matches belong to a round and to one table of it (a knockout tie).
+    round = models.ForeignKey(
+        "arena.TournamentRound",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="matches",
+    )
+    table = models.PositiveSmallIntegerField(null=True, blank=True)
     game = models.CharField(max_length=64, db_index=True)
     rules_version = models.CharField(max_length=64)
     players = models.PositiveSmallIntegerField()
@@ -130,11 +143,24 @@ class Match(models.Model):
         return True
 
     def try_requeue(self, now: datetime | None = None) -> bool:
-        """Put a running match whose deadline has passed back in the queue (for the reaper)."""
+        """Put a running match whose deadline has passed back in the queue (for the reaper).
+
+        A match of a paused tournament goes back as held instead (status tells which):
+        the pause must not be undone by a lost worker.
+        """
         now = now or timezone.now()
+        paused = Match.objects.filter(pk=OuterRef("pk"), tournament__status="paused")
         requeued = Match.objects.filter(
             pk=self.pk, status=self.Status.RUNNING, deadline_at__lt=now
-        ).update(status=self.Status.QUEUED, claim_token=None, claimed_at=None, deadline_at=None)
+        ).update(
+            status=Case(
+                When(Exists(paused), then=Value(self.Status.HELD)),
+                default=Value(self.Status.QUEUED),
+            ),
+            claim_token=None,
+            claimed_at=None,
+            deadline_at=None,
+        )
         if requeued:
             self.refresh_from_db(fields=["status", "claim_token", "claimed_at", "deadline_at"])
         return bool(requeued)

@@ -2,7 +2,10 @@
 
 `start()` turns the schedule (arena/tournaments/, pure maths) into Match rows in one
 transaction and enqueues each match after commit; `try_finish()` closes the tournament when
-its last match is done (called by the result recorder).
+its last match is done (called by the result recorder). A round robin creates every match
+at the start; Swiss and knockout formats create their first round there and each later
+round as the previous one ends (arena/services/rounds.py). The entry list, the seeds and
+each entrant's version are frozen in `entrants` when the tournament starts.
 """
 
 from __future__ import annotations
@@ -34,11 +37,16 @@ log = logging.getLogger(__name__)
 class Tournament(models.Model):
     class Format(models.TextChoices):
         ROUND_ROBIN = "round_robin", "round robin"
+        SWISS = "swiss", "Swiss"
+        KNOCKOUT = "knockout", "knockout"
+        TABLE_KNOCKOUT = "table_knockout", "table knockout"
 
     class Status(models.TextChoices):
         SCHEDULED = "scheduled"
         RUNNING = "running"
+        PAUSED = "paused"
         FINISHED = "finished"
+        CANCELLED = "cancelled"
 
     name = models.CharField(max_length=100)
     game = models.CharField(max_length=64, db_index=True)
@@ -47,6 +55,13 @@ class Tournament(models.Model):
     games_per_pairing = models.PositiveSmallIntegerField(default=1)
     # Play each table's games as sets: one seed under every seat rotation (arena/models/sets.py).
     duplicate_seats = models.BooleanField(default=False)
+    # Swiss: how many rounds (null: the default for the field, set at the start).
+    planned_rounds = models.PositiveSmallIntegerField(null=True, blank=True)
+    double_elimination = models.BooleanField(default=False)
+    # Table knockout: how many of each table go through.
+    advance = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Frozen at the start, best seed first: [[bot id, bot version id], ...].
+    entrants = models.JSONField(default=list, blank=True)
     options = models.JSONField(default=dict, blank=True)
     limits = models.JSONField(default=dict, blank=True)
     start_at = models.DateTimeField(null=True, blank=True)
@@ -97,6 +112,17 @@ class Tournament(models.Model):
             errors["games_per_pairing"] = (
                 "with duplicate seats, games_per_pairing must be a multiple of players_per_match"
             )
+        if self.format == self.Format.TABLE_KNOCKOUT and self.advance is not None:
+            if not 1 <= self.advance < (self.players_per_match or 0):
+                errors["advance"] = "advance must be at least 1 and less than players_per_match"
+        elif self.advance is not None:
+            errors["advance"] = "advance is for table knockouts only"
+        if self.planned_rounds is not None and self.format != self.Format.SWISS:
+            errors["planned_rounds"] = "rounds are for Swiss tournaments only"
+        if self.double_elimination and self.format != self.Format.KNOCKOUT:
+            errors["double_elimination"] = "double elimination is for knockouts only"
+        if self.format == self.Format.KNOCKOUT and self.players_per_match != 2:
+            errors["players_per_match"] = "a knockout plays two-player ties"
         if errors:
             raise ValidationError(errors)
 
@@ -108,9 +134,20 @@ class Tournament(models.Model):
         )
 
     def planned_matches(self, bots: int | None = None) -> int:
+        """Matches the event will have (for rounds formats, without extra set games)."""
         if bots is None:
             bots = self.bots.filter(is_active=True).count()
-        return count_matches(bots, self.players_per_match, self.games_per_pairing)
+        if self.format == self.Format.ROUND_ROBIN:
+            return count_matches(bots, self.players_per_match, self.games_per_pairing)
+        from arena.services.rounds import planned_matches
+
+        return planned_matches(self, bots)
+
+    def has_rounds(self) -> bool:
+        return self.format != self.Format.ROUND_ROBIN
+
+    def is_over(self) -> bool:
+        return self.status in (self.Status.FINISHED, self.Status.CANCELLED)
 
     def start(self) -> list[int]:
         """Create every match of the schedule and enqueue them once the transaction commits.
@@ -135,6 +172,20 @@ class Tournament(models.Model):
                 if version is None:
                     raise InvalidInput(f"bot {bot.name!r} has no version to play")
                 versions[bot.pk] = version
+            if locked.has_rounds():
+                from arena.services.rounds import start_rounds
+
+                ids = start_rounds(locked, bots, versions)
+                now = timezone.now()
+                Tournament.objects.filter(pk=locked.pk).update(
+                    status=self.Status.RUNNING, started_at=now
+                )
+                transaction.on_commit(
+                    lambda: enqueue_all(enqueue, ids, Match.Purpose.TOURNAMENT), robust=True
+                )
+                self.status, self.started_at = self.Status.RUNNING, now
+                self.entrants, self.planned_rounds = locked.entrants, locked.planned_rounds
+                return ids
             try:
                 if locked.duplicate_seats:
                     sets = duplicate_round_robin(
@@ -170,18 +221,7 @@ class Tournament(models.Model):
                 for index, seating in enumerate(seatings)
             ]
             matches = Match.objects.bulk_create(
-                Match(
-                    tournament=locked,
-                    purpose=Match.Purpose.TOURNAMENT,
-                    match_set=match_set,
-                    set_index=index,
-                    game=game.name,
-                    rules_version=game.rules_version,
-                    players=len(seating),
-                    options=locked.options,
-                    limits=locked.limits,
-                    seed=seed,
-                )
+                locked.new_match(game, len(seating), seed, match_set, index)
                 for seating, seed, match_set, index in planned
             )
             MatchSeat.objects.bulk_create(
@@ -205,14 +245,39 @@ class Tournament(models.Model):
         self.status, self.started_at = self.Status.RUNNING, now
         return ids
 
+    def new_match(
+        self,
+        game: engine.Game,
+        players: int,
+        seed: int,
+        match_set: MatchSet | None = None,
+        set_index: int | None = None,
+        **place: object,
+    ) -> Match:
+        """An unsaved match of this tournament (options and limits as set; `place` adds the
+        round and table of a rounds format)."""
+        return Match(
+            tournament=self,
+            purpose=Match.Purpose.TOURNAMENT,
+            match_set=match_set,
+            set_index=set_index,
+            game=game.name,
+            rules_version=game.rules_version,
+            players=players,
+            options=self.options,
+            limits=self.limits,
+            seed=seed,
+            **place,
+        )
+
     def try_finish(self) -> bool:
         """Mark a running tournament finished if none of its matches is queued or running."""
         if Match.objects.filter(tournament_id=self.pk).unfinished().exists():
             return False
         now = timezone.now()
-        finished = Tournament.objects.filter(pk=self.pk, status=self.Status.RUNNING).update(
-            status=self.Status.FINISHED, finished_at=now
-        )
+        finished = Tournament.objects.filter(
+            pk=self.pk, status__in=[self.Status.RUNNING, self.Status.PAUSED]
+        ).update(status=self.Status.FINISHED, finished_at=now)
         if finished:
             self.status, self.finished_at = self.Status.FINISHED, now
         return bool(finished)
@@ -224,6 +289,15 @@ def load_enqueue() -> Callable[..., object]:
         return import_string(path)
     except ImportError as exc:
         raise Unavailable(f"the match queue is not available ({path}: {exc})") from exc
+
+
+def enqueue_after_commit(ids: list[int]) -> None:
+    """Send these tournament matches to the queue once the current transaction commits."""
+    if ids:
+        enqueue = load_enqueue()
+        transaction.on_commit(
+            lambda: enqueue_all(enqueue, ids, Match.Purpose.TOURNAMENT), robust=True
+        )
 
 
 def enqueue_all(enqueue: Callable[..., object], ids: list[int], purpose: str) -> None:

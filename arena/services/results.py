@@ -27,7 +27,7 @@ from django.utils import timezone
 import engine
 from arena.models import GameRating, Match, MatchSeat, Rating, RatingChange, Tournament
 from arena.ratings import rate_cooperative, rate_ranked, seat_outcome
-from arena.services import rows
+from arena.services import rounds, rows
 
 log = logging.getLogger(__name__)
 
@@ -435,6 +435,13 @@ def _try_finish_tournament(tournament_id: int | None) -> bool:
     # Locking the tournament row serialises the last matches' transactions: the second
     # one to get here sees the first one's match as finished and closes the tournament.
     tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
-    if tournament is None or tournament.status != Tournament.Status.RUNNING:
+    if tournament is None or tournament.status not in (
+        Tournament.Status.RUNNING,
+        Tournament.Status.PAUSED,
+    ):
         return False
+    if tournament.has_rounds():
+        # Swiss and knockouts: the round's last result opens the next round, here, in
+        # the same transaction (arena/services/rounds.py).
+        return rounds.advance(tournament)
     return tournament.try_finish()

@@ -14,8 +14,9 @@ from django.utils import timezone
 import engine
 from arena.accounts import is_organiser
 from arena.errors import ArenaError, InvalidInput, NotAllowed
-from arena.models import Bot, Match, Tournament
-from arena.tournaments.round_robin import count_matches
+from arena.models import Bot, Match, Tournament, TournamentRound
+from arena.services.brackets import knockout_placing
+from arena.services.rounds import check_format, planned_count, swiss_rows
 from arena.tournaments.standings import MatchResult, SeatResult, standings
 
 log = logging.getLogger(__name__)
@@ -33,6 +34,9 @@ def create_tournament(
     games_per_pairing: int = 1,
     duplicate_seats: bool = False,
     format: str = Tournament.Format.ROUND_ROBIN,
+    rounds: int | None = None,
+    double_elimination: bool = False,
+    advance: int | None = None,
     options: dict[str, Any] | None = None,
     limits: dict[str, Any] | None = None,
     start_at: datetime | None = None,
@@ -76,11 +80,30 @@ def create_tournament(
     except engine.InvalidSetup as exc:
         raise InvalidInput(str(exc), field="options") from None
     limits = check_limits(limits)
-    chosen = _check_bots(bots, spec.name, players_per_match)
-    total = count_matches(len(chosen), players_per_match, games_per_pairing)
+    label = Tournament.Format(format).label
+    chosen = _check_bots(bots, spec.name, players_per_match, label)
+    check_format(
+        format,
+        entrants=len(chosen),
+        players_per_match=players_per_match,
+        rounds=rounds,
+        double_elimination=double_elimination,
+        advance=advance,
+        min_players=spec.min_players,
+        cooperative=spec.cooperative,
+    )
+    total = planned_count(
+        format,
+        len(chosen),
+        players_per_match,
+        games_per_pairing,
+        rounds,
+        double_elimination,
+        advance,
+    )
     if total > settings.ARENA_MAX_TOURNAMENT_MATCHES:
         raise InvalidInput(
-            f"this round robin would have {total} matches; the limit is "
+            f"this {label} would have {total} matches; the limit is "
             f"{settings.ARENA_MAX_TOURNAMENT_MATCHES}",
             field="bots",
         )
@@ -92,6 +115,9 @@ def create_tournament(
             players_per_match=players_per_match,
             games_per_pairing=games_per_pairing,
             duplicate_seats=duplicate_seats,
+            planned_rounds=rounds,
+            double_elimination=double_elimination,
+            advance=advance,
             options=options,
             limits=limits,
             start_at=start_at,
@@ -148,7 +174,7 @@ def _load_optional(path: str):
     return None
 
 
-def _check_bots(ids: list[int], game: str, players_per_match: int) -> list[Bot]:
+def _check_bots(ids: list[int], game: str, players_per_match: int, label: str) -> list[Bot]:
     if not isinstance(ids, list) or not all(type(i) is int for i in ids):
         raise InvalidInput("bots must be a list of bot ids", field="bots")
     if len(set(ids)) != len(ids):
@@ -164,7 +190,7 @@ def _check_bots(ids: list[int], game: str, players_per_match: int) -> list[Bot]:
             raise InvalidInput(f"bot {bot.name!r} is deactivated", field="bots")
     if len(ids) < players_per_match:
         raise InvalidInput(
-            f"a round robin of {players_per_match}-player matches needs at least "
+            f"a {label} of {players_per_match}-player matches needs at least "
             f"{players_per_match} bots, not {len(ids)}",
             field="bots",
         )
@@ -203,7 +229,11 @@ def progress(tournament: Tournament) -> tuple[int, int]:
         return tournament.planned_matches(), 0
     matches = Match.objects.filter(tournament=tournament)
     done = matches.filter(status__in=[Match.Status.FINISHED, Match.Status.FAILED]).count()
-    return matches.count(), done
+    total = matches.count()
+    if tournament.has_rounds() and not tournament.is_over():
+        # Later rounds do not exist yet: show what the event will have.
+        total = max(total, tournament.planned_matches(len(tournament.entrants)))
+    return total, done
 
 
 def tournament_standings(tournament: Tournament) -> list[dict[str, Any]]:
@@ -237,8 +267,35 @@ def tournament_standings(tournament: Tournament) -> list[dict[str, Any]]:
         )
     bots = {b.pk: b for b in tournament.bots.select_related("owner")}
     rows = standings(results, list(bots), cooperative)
+    if tournament.format == Tournament.Format.SWISS and tournament.entrants:
+        rows = _swiss_order(tournament, rows)
+    elif tournament.has_rounds() and tournament.entrants:
+        # Knockouts rank by how far each bot went, then by points.
+        placing = knockout_placing(tournament)
+        rows.sort(key=lambda row: placing.get(row["bot_id"], (0, 0)))
+        for position, row in enumerate(rows, start=1):
+            row["position"] = position
     for row in rows:
         bot = bots.get(row["bot_id"])
         row["bot"] = bot.name if bot else None
         row["owner"] = bot.owner.username if bot else None
     return rows
+
+
+def _swiss_order(tournament: Tournament, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A Swiss ranks by its own points (a round is worth one, a bye a win) and tie-breaks."""
+    finished = list(tournament.rounds.filter(status=TournamentRound.Status.FINISHED))
+    by_bot = {row["bot_id"]: row for row in rows}
+    ordered = []
+    for position, swiss_row in enumerate(swiss_rows(tournament, finished), start=1):
+        row = by_bot.get(swiss_row.bot)
+        if row is None:
+            continue
+        shown = swiss_row.as_dict()
+        row["game_points"] = row["points"]
+        row["points"] = shown.pop("points")
+        shown.pop("bot_id")
+        row["tiebreaks"] = shown
+        row["position"] = position
+        ordered.append(row)
+    return ordered

@@ -115,3 +115,33 @@ def test_the_admin_form_refuses_a_tournament_it_could_not_play(
     )
     assert reply.status_code == 302
     assert Tournament.objects.get().created_by.username == "root"
+
+
+def test_the_admin_shows_rounds_and_bracket_and_controls_a_knockout(
+    admin_client_logged_in, make_bot, author_user, run_on_commit
+):
+    bots = [make_bot(author_user, f"ko{i}") for i in range(3)]
+    knockout = Tournament.objects.create(
+        name="ko", game="duel", players_per_match=2, format=Tournament.Format.KNOCKOUT
+    )
+    knockout.bots.set(bots)
+    run_on_commit(knockout.start)
+    page = admin_client_logged_in.get(f"/admin/arena/tournament/{knockout.pk}/change/")
+    text = page.content.decode()
+    assert page.status_code == 200
+    assert "W1-1" in text and "(1) ko" in text and "bye" in text  # the bracket
+    assert "playing" in text  # round 1's table
+    for action, status in (("pause", "paused"), ("resume", "running"), ("cancel", "cancelled")):
+        reply = run_on_commit(
+            admin_client_logged_in.post,
+            "/admin/arena/tournament/",
+            {"action": action, "_selected_action": [knockout.pk]},
+        )
+        assert reply.status_code == 302
+        assert Tournament.objects.get(pk=knockout.pk).status == status
+    reply = admin_client_logged_in.post(
+        "/admin/arena/tournament/",
+        {"action": "pause", "_selected_action": [knockout.pk]},
+        follow=True,
+    )
+    assert "only a running one pauses" in reply.content.decode()

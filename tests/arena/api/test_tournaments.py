@@ -60,7 +60,7 @@ def test_anonymous_cannot_create_a_tournament(anonymous, duel_bots, run_on_commi
         ({"game": "chess"}, "game", "unknown game"),
         ({"players_per_match": 5}, "players_per_match", "2-4 players"),
         ({"players_per_match": 1}, "players_per_match", "2-4 players"),
-        ({"format": "swiss"}, "format", "unknown format"),
+        ({"format": "gauntlet"}, "format", "unknown format"),
         ({"games_per_pairing": 0}, "games_per_pairing", "games_per_pairing"),
         ({"options": {"colour": "red"}}, "options", "no option"),
         ({"options": {"rounds": 9}}, "options", "must be one of"),
