@@ -67,6 +67,11 @@ class Match(models.Model):
         related_name="matches",
     )
     table = models.PositiveSmallIntegerField(null=True, blank=True)
+    # A challenge's paired games (arena/models/challenges.py): never rated.
+    challenge = models.ForeignKey(
+        "arena.Challenge", null=True, blank=True, on_delete=models.CASCADE, related_name="matches"
+    )
+    challenge_pair = models.PositiveIntegerField(null=True, blank=True)
     game = models.CharField(max_length=64, db_index=True)
     rules_version = models.CharField(max_length=64)
     players = models.PositiveSmallIntegerField()
