@@ -145,11 +145,21 @@ def request_refit(game: str) -> None:
     transaction.on_commit(lambda: enqueue(game, True), robust=True)
 
 
-def refit(game: str, *, force: bool = False, now: datetime | None = None) -> SkillFit | None:
+def refit(
+    game: str,
+    *,
+    force: bool = False,
+    now: datetime | None = None,
+    cooperative: bool | None = None,
+) -> SkillFit | None:
     """Fit the game's whole history and store it; None when another refit holds the game
     or (unless forced) fewer than ARENA_SKILL_REFIT_EVERY results came since the last fit.
+
+    `cooperative` defaults to the registered game's (the benchmark's synthetic game is
+    not registered, and says so).
     """
-    spec = engine.get_game(game)
+    if cooperative is None:
+        cooperative = engine.get_game(game).cooperative
     with transaction.atomic():
         if not _try_lock(game):
             return None
@@ -158,10 +168,11 @@ def refit(game: str, *, force: bool = False, now: datetime | None = None) -> Ski
         if not force and new_results(game, since, max(refit_every(), 1)) < max(refit_every(), 1):
             return None
         started = time.perf_counter()
-        if spec.cooperative:
+        phases: dict[str, float] = {}
+        if cooperative:
             fit = _fit_cooperative(game, previous)
         else:
-            fit = _fit_competitive(game, previous)
+            fit = _fit_competitive(game, previous, phases)
         if fit is None:
             return None
         record, entries = fit
@@ -170,7 +181,10 @@ def refit(game: str, *, force: bool = False, now: datetime | None = None) -> Ski
         record.save()
         for entry in entries:
             entry.fit = record
+        stored = time.perf_counter()
         SkillEntry.objects.bulk_create(entries, batch_size=2000)
+        phases["store"] = time.perf_counter() - stored
+        record.phases = phases  # seconds per phase, for the benchmark (not stored)
     log.info(
         "refit %s: %d bots, %d matches, %d iterations, %.2fs%s",
         game,
@@ -203,15 +217,21 @@ def _warm_start(previous: SkillFit | None, bot_ids: np.ndarray) -> np.ndarray | 
 
 
 def _fit_competitive(
-    game: str, previous: SkillFit | None
+    game: str, previous: SkillFit | None, phases: dict[str, float]
 ) -> tuple[SkillFit, list[SkillEntry]] | None:
+    clock = time.perf_counter()
     seats = load_seats(game)
+    phases["read"] = time.perf_counter() - clock
     if len(seats.match) == 0:
         return None
+    clock = time.perf_counter()
     bot_ids, item = np.unique(seats.bot, return_inverse=True)
     data = from_seat_arrays(len(bot_ids), seats.match, item, seats.rank)
     start = _warm_start(previous, bot_ids)
+    phases["orderings"] = time.perf_counter() - clock
+    clock = time.perf_counter()
     result = fit_skills(data, start=start)
+    phases["fit"] = time.perf_counter() - clock
     record = SkillFit(
         game=game,
         cooperative=False,

@@ -171,3 +171,16 @@ def test_only_organisers_ask_for_a_refit_on_demand(organiser, author, refits, ru
     reply = run_on_commit(organiser.post, "/api/leaderboards/duel/refit/")
     assert reply.status_code == 202 and refits == [("duel", True)]
     assert organiser.post("/api/leaderboards/chess/refit/").status_code == 404
+
+
+def test_the_refit_command_fits_one_game_and_names_an_unknown_one(owner):
+    import io
+
+    from django.core.management import CommandError, call_command
+
+    league(owner, games=2)
+    out = io.StringIO()
+    call_command("refit_skills", "--game", "duel", stdout=out)
+    assert "duel: 3 bots, 8 matches" in out.getvalue()
+    with pytest.raises(CommandError, match="unknown game"):
+        call_command("refit_skills", "--game", "chess")
