@@ -6,6 +6,7 @@ import pytest
 
 from arena.models import Challenge, Match
 from arena.services.results import record_result
+from tests.arena.conftest import ENQUEUED_PURPOSES
 from tests.arena.services.test_results import outcome
 
 pytestmark = pytest.mark.django_db
@@ -47,6 +48,8 @@ def test_an_owner_starts_a_challenge_whose_first_batch_is_seed_paired_with_seats
     assert data["pairs"] == 0 and data["elo"] is None
     matches = list(Match.objects.filter(challenge_id=data["id"]).order_by("id"))
     assert len(matches) == 6 and sorted(enqueued) == [m.pk for m in matches]
+    assert {ENQUEUED_PURPOSES[m.pk] for m in matches} == {"challenge"}
+    assert {m.purpose for m in matches} == {Match.Purpose.CHALLENGE}
     for first, second in zip(matches[::2], matches[1::2], strict=True):
         assert first.seed == second.seed and first.challenge_pair == second.challenge_pair
         seats = [

@@ -23,15 +23,10 @@ pytestmark = pytest.mark.django_db(transaction=True)
 REFERENCE = Path(__file__).resolve().parents[3] / "bots" / "reference"
 
 
-def test_a_clearly_stronger_version_is_accepted_through_real_workers(
-    start_worker, queue_name, settings
-):
-    # Challenge games go to the challenge queue; here it is this test's own queue, in the
-    # test process (the first batch) and in the worker (the batches after it).
-    settings.ARENA_CHALLENGE_QUEUE = queue_name
-    worker = start_worker(
-        concurrency=2, isolation="sandbox", extra_env={"ARENA_CHALLENGE_QUEUE": queue_name}
-    )
+def test_a_clearly_stronger_version_is_accepted_through_real_workers(start_worker):
+    # The worker takes every queue, as the default command does; challenge games travel on
+    # this test's challenge queue (workers/routing.py).
+    worker = start_worker(concurrency=2, isolation="sandbox")
     ada = User.objects.create_user("ada", password="moon-rover-42")
     bot = Bot.objects.create(owner=ada, name="ada-bot", game="moonrollers")
     old = bot.add_version((REFERENCE / "random_bot.py").read_bytes(), "bot.py")
@@ -68,5 +63,6 @@ def test_a_clearly_stronger_version_is_accepted_through_real_workers(
     assert shown["batches"] >= 2  # the worker scheduled at least one batch itself
     matches = Match.objects.filter(challenge_id=challenge_id)
     assert not matches.filter(rated=True).exists()
+    assert set(matches.values_list("purpose", flat=True)) == {Match.Purpose.CHALLENGE}
     assert not Rating.objects.filter(bot=bot, games__gt=0).exists()
     assert Challenge.objects.get(pk=challenge_id).finished_at is not None
