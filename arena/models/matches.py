@@ -102,6 +102,8 @@ class Match(models.Model):
             models.Index(fields=["status", "deadline_at"], name="match_status_deadline"),
             models.Index(fields=["tournament", "status"], name="match_tournament_status"),
             models.Index(fields=["purpose", "status"], name="match_purpose_status"),
+            # A game's results since its last skill fit (arena/services/skills.py).
+            models.Index(fields=["game", "id"], name="match_game_id"),
         ]
         constraints = [
             models.UniqueConstraint(

@@ -33,6 +33,7 @@ from arena.models import Match, MatchSeat, SkillEntry, SkillFit
 from arena.ratings.cooperative_fit import fit_cooperative
 from arena.ratings.plackett_luce import from_seat_arrays
 from arena.ratings.whole_history import fit_skills
+from arena.services import rows
 
 log = logging.getLogger(__name__)
 
@@ -109,17 +110,29 @@ def new_results(game: str, since_match_id: int, limit: int) -> int:
     return Match.objects.filter(pk__in=ids).count() if limit else 0
 
 
+# After every recorded match, one statement: the rated results of the game since its
+# last fit, counted up to a bound. The (game, id) index makes it a short range scan
+# whatever the size of the table.
+_NEW_RESULTS_SQL = (
+    "SELECT count(*) FROM (SELECT 1 FROM arena_match WHERE game = %s AND id > COALESCE("
+    "(SELECT last_match_id FROM arena_skillfit WHERE game = %s ORDER BY id DESC LIMIT 1), 0)"
+    " AND rated LIMIT %s) AS new_results"
+)
+
+
 def request_refit_if_due(game: str) -> bool:
     """Enqueue a refit when the game has N (or 2N and more) rated results since its last fit.
 
-    Called after each recorded match: one bounded count. Triggering at exactly N keeps
-    duplicates rare; from 2N on it asks every time, in case a trigger was missed.
+    Called after each recorded match: one bounded count, one round trip (a prepared
+    statement on PostgreSQL). Triggering at exactly N keeps duplicates rare; from 2N on it
+    asks every time, in case a trigger was missed.
     """
     every = refit_every()
     if every <= 0:
         return False
-    fit = latest_fit(game)
-    count = new_results(game, fit.last_match_id if fit else 0, 2 * every)
+    with rows.prepared_cursor() as cursor:
+        cursor.execute(_NEW_RESULTS_SQL, [game, game, 2 * every])
+        count = int(cursor.fetchone()[0])
     if count != every and count < 2 * every:
         return False
     enqueue = _enqueue_refit()
