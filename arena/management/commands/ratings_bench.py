@@ -66,7 +66,8 @@ class Command(BaseCommand):
             raise CommandError("ratings_bench writes its rows with COPY: it needs PostgreSQL")
         if opts["bots"] < 5 or opts["matches"] < 1:
             raise CommandError("--bots must be at least 5 and --matches at least 1")
-        cpu = opts["cpu"] if opts["cpu"] is not None else min(os.sched_getaffinity(0))
+        allowed = os.sched_getaffinity(0)
+        cpu = opts["cpu"] if opts["cpu"] is not None else min(allowed)
         os.sched_setaffinity(0, {cpu})
         new = opts["new"] if opts["new"] is not None else max(1, opts["matches"] // 100)
         rng = np.random.default_rng(opts["seed"])
@@ -80,6 +81,7 @@ class Command(BaseCommand):
         finally:
             if not opts["keep"]:
                 self._clean()
+            os.sched_setaffinity(0, allowed)  # the process may go on (call_command)
         report.update({"cpu": cpu, "load_average": os.getloadavg()})
         if opts["json"]:
             self.stdout.write(json.dumps(report, indent=2))
@@ -209,7 +211,7 @@ class Command(BaseCommand):
         for i in range(count):
             match_rows.write(
                 f"{first + i}\t{GAME}\tbench@1\t{sizes[i]}\t{{}}\t{{}}\t{i}\tfinished\t1\t0\t\tt\t"
-                "2026-01-01 00:00:00+00\n"
+                "2026-01-01 00:00:00+00\tladder\n"
             )
         seat_rows = io.StringIO()
         ids, versions = bot_ids[item], version_of[item]
@@ -221,7 +223,7 @@ class Command(BaseCommand):
             raw = cursor.cursor
             with raw.copy(
                 "COPY arena_match (id, game, rules_version, players, options, limits, seed,"
-                " status, attempts, decisions, error, rated, created_at) FROM STDIN"
+                " status, attempts, decisions, error, rated, created_at, purpose) FROM STDIN"
             ) as copy:
                 copy.write(match_rows.getvalue())
             with raw.copy(
