@@ -194,18 +194,24 @@ def _gradient_terms(
 
 
 def gradient_and_hessian(
-    theta: FloatArray, data: Orderings, prior: float
+    theta: FloatArray, data: Orderings, prior: float, lower_only: bool = False
 ) -> tuple[FloatArray, FloatArray]:
     """Gradient and dense Hessian of `objective` (the observed information at the optimum).
 
     Stage j adds diag(p) - p p^T over its remaining columns, p = e / D_j. Summed over the
     stages, column c's diagonal is e_c sum 1/D_j - e_c^2 sum 1/D_j^2 over its stages, and
     a pair of columns c < d gets -e_c e_d sum_{j <= c} 1 / D_j^2.
+
+    With `lower_only` only the lower triangle is filled (the upper is zero): all a
+    Cholesky factorisation reads, without a pass over n^2 cells to mirror it.
     """
     n = data.n_items
     grad = prior * theta
-    upper = np.zeros(n * n)
     diagonal = np.full(n, prior)
+    # The off-diagonal terms of every chunk are collected and summed into the (n, n) array
+    # by one bincount: one pass over its n^2 cells (200 MB at 5,000 bots), not one per chunk.
+    flat_parts: list[IntArray] = []
+    value_parts: list[FloatArray] = []
     for order, weight in data.groups.values():
         k = order.shape[1]
         first, second = np.triu_indices(k, 1)
@@ -220,11 +226,21 @@ def gradient_and_hessian(
                 part.ravel(), weights=(expected - w[:, None] * e * e * own).ravel(), minlength=n
             )
             values = -(w[:, None] * e[:, first] * e[:, second] * squares[:, first])
-            flat = part[:, first] * n + part[:, second]
-            upper += np.bincount(flat.ravel(), weights=values.ravel(), minlength=n * n)
-    hessian = upper.reshape(n, n)
-    hessian += hessian.T.copy()
+            row, column = part[:, first], part[:, second]
+            # Into the lower triangle; a bot seated twice lands on the diagonal, where
+            # both (c, d) and (d, c) belong.
+            values = np.where(row == column, 2 * values, values)
+            flat_parts.append((np.maximum(row, column) * n + np.minimum(row, column)).ravel())
+            value_parts.append(values.ravel())
+    flat = np.concatenate(flat_parts) if flat_parts else np.zeros(0, dtype=np.int64)
+    values = np.concatenate(value_parts) if value_parts else np.zeros(0)
+    del flat_parts, value_parts
+    hessian = np.bincount(flat, weights=values, minlength=n * n).reshape(n, n)
+    del flat, values
     hessian[np.diag_indices(n)] += diagonal
+    if not lower_only:
+        strictly_lower = np.tril(hessian, -1)
+        hessian += strictly_lower.T
     return grad, hessian
 
 

@@ -27,7 +27,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.linalg import cho_solve, lapack
+from scipy.linalg import blas, cho_solve, lapack
 
 from arena.ratings.plackett_luce import (
     FloatArray,
@@ -93,7 +93,7 @@ def fit_skills(
     if n <= EXACT_INFORMATION_ITEMS:
         # Cheap at this size: the information at the optimum itself, not at the last
         # iterate where the Newton loop factorised it.
-        factor = np.linalg.cholesky(gradient_and_hessian(theta, data, prior)[1])
+        factor = np.linalg.cholesky(gradient_and_hessian(theta, data, prior, lower_only=True)[1])
     inverse = inverse_factor(factor)
     del factor
     sd = np.sqrt(anchored_variance(inverse)) * ELO_PER_UNIT
@@ -123,7 +123,8 @@ def fit_map(
     """MAP log-strengths by damped Newton; returns (theta, Cholesky factor, iterations, ok).
 
     The factor is the lower Cholesky factor L of the Hessian (H = L L^T, upper triangle
-    zero) at the last iterate where the Hessian was computed. After each Newton step,
+    zero) at the last iterate where the Hessian was computed. It is row-major; solves pass
+    its transpose, the column-major upper factor LAPACK reads without a copy. After each Newton step,
     "chord" steps reuse that factor (theta -= H_old^-1 g, one gradient each) while they
     shrink the decrement fast; a warm start usually converges that way with a single
     Hessian and factorisation, the costly parts at thousands of bots.
@@ -134,17 +135,17 @@ def fit_map(
         raise ValueError(f"start has shape {theta.shape}, expected ({n},)")
     theta -= theta.mean()  # the MAP has mean zero (every stage's gradient sums to zero)
     for iteration in range(1, max_iterations + 1):
-        grad, hessian = gradient_and_hessian(theta, data, prior)
-        factor = np.linalg.cholesky(hessian)
+        grad, hessian = gradient_and_hessian(theta, data, prior, lower_only=True)
+        factor = np.linalg.cholesky(hessian)  # reads the lower triangle only
         del hessian
-        step = cho_solve((factor, True), grad, check_finite=False)
+        step = cho_solve((factor.T, False), grad, check_finite=False)
         decrement = float(grad @ step)
         if decrement / 2 < tolerance:
             return theta, factor, iteration, True
         theta = _line_search(data, prior, theta, step, decrement)
         for _ in range(_MAX_CHORD_STEPS):
             grad = gradient(theta, data, prior)
-            step = cho_solve((factor, True), grad, check_finite=False)
+            step = cho_solve((factor.T, False), grad, check_finite=False)
             previous, decrement = decrement, float(grad @ step)
             if decrement / 2 < tolerance:
                 return theta, factor, iteration, True
@@ -174,10 +175,12 @@ def _line_search(
 
 def inverse_factor(factor: FloatArray) -> FloatArray:
     """L^-1 for the lower Cholesky factor L (LAPACK dtrtri), so that H^-1 = L^-T L^-1."""
-    inverse, info = lapack.dtrtri(factor, lower=True, overwrite_c=False)
+    # LAPACK works on column-major arrays: the row-major L is the column-major L^T, an
+    # upper factor, so passing that view inverts it without copying 200 MB both ways.
+    inverse, info = lapack.dtrtri(factor.T, lower=False, overwrite_c=False)
     if info != 0:
         raise np.linalg.LinAlgError(f"dtrtri failed ({info})")
-    return np.asarray(inverse)
+    return np.asarray(inverse).T
 
 
 def anchored_variance(inverse: FloatArray) -> FloatArray:
@@ -201,8 +204,11 @@ def rank_intervals(
         return ranks, ranks
     rng = np.random.default_rng(seed)
     noise = rng.standard_normal((draws, len(theta)))
-    # One draw per row (rows are contiguous, so sorting them is fast).
-    samples = theta[None, :] + noise @ inverse
+    # One draw per row (rows are contiguous, so sorting them is fast): z L^-1, computed as
+    # (L^-T z^T)^T with BLAS's triangular product on transposed views (no copies, half
+    # the work of a general product).
+    product = blas.dtrmm(1.0, inverse.T, noise.T, side=0, lower=0, overwrite_b=1)
+    samples = theta[None, :] + product.T
     ranks = _ranks(samples)
     low = np.quantile(ranks, 0.025, axis=0, method="lower").astype(np.int64)
     high = np.quantile(ranks, 0.975, axis=0, method="higher").astype(np.int64)
