@@ -28,14 +28,20 @@ def ask(client, run_on_commit, **body):
     return run_on_commit(client.post, "/api/challenges/", body, format="json")
 
 
+def new_over_old(client, run_on_commit, versions, **body):
+    """Ask for the usual challenge: ada's version 2 against her version 1."""
+    return ask(
+        client, run_on_commit, candidate=versions["new"].pk, baseline=versions["old"].pk, **body
+    )
+
+
 def test_an_owner_starts_a_challenge_whose_first_batch_is_seed_paired_with_seats_swapped(
     author, versions, run_on_commit, enqueued
 ):
-    reply = ask(
+    reply = new_over_old(
         author,
         run_on_commit,
-        candidate=versions["new"].pk,
-        baseline=versions["old"].pk,
+        versions,
         batch_pairs=3,
     )
     assert reply.status_code == 201, reply.content
@@ -92,9 +98,7 @@ def test_bad_challenges_are_a_400_naming_the_field_and_queue_nothing(
 def test_someone_who_owns_neither_version_gets_a_403_and_nothing_is_queued(
     other_author, versions, run_on_commit, enqueued
 ):
-    reply = ask(
-        other_author, run_on_commit, candidate=versions["new"].pk, baseline=versions["old"].pk
-    )
+    reply = new_over_old(other_author, run_on_commit, versions)
     assert reply.status_code == 403
     assert not Challenge.objects.exists() and enqueued == []
 
@@ -106,7 +110,7 @@ def test_an_owner_of_the_baseline_or_an_organiser_may_ask(
         other_author, run_on_commit, candidate=versions["new"].pk, baseline=versions["theirs"].pk
     )
     assert reply.status_code == 201
-    reply = ask(organiser, run_on_commit, candidate=versions["new"].pk, baseline=versions["old"].pk)
+    reply = new_over_old(organiser, run_on_commit, versions)
     assert reply.status_code == 201
 
 
@@ -114,7 +118,7 @@ def test_anonymous_users_may_read_but_not_start(anonymous, author, versions, run
     assert (
         ask(anonymous, run_on_commit, candidate=versions["new"].pk, baseline=1).status_code == 401
     )
-    made = ask(author, run_on_commit, candidate=versions["new"].pk, baseline=versions["old"].pk)
+    made = new_over_old(author, run_on_commit, versions)
     assert anonymous.get(f"/api/challenges/{made.json()['id']}/").status_code == 200
     assert anonymous.get("/api/challenges/").status_code == 200
 
@@ -122,11 +126,10 @@ def test_anonymous_users_may_read_but_not_start(anonymous, author, versions, run
 def test_multiplayer_challenges_fill_the_other_seats_with_the_same_opponents(
     author, versions, run_on_commit
 ):
-    reply = ask(
+    reply = new_over_old(
         author,
         run_on_commit,
-        candidate=versions["new"].pk,
-        baseline=versions["old"].pk,
+        versions,
         players=3,
         opponents=[versions["theirs"].pk],
         batch_pairs=1,
@@ -151,11 +154,10 @@ def _play_batch(challenge_id: int, candidate_id: int) -> None:
 def test_batches_update_the_sprt_until_a_clearly_better_candidate_is_accepted(
     author, anonymous, versions, run_on_commit, enqueued
 ):
-    made = ask(
+    made = new_over_old(
         author,
         run_on_commit,
-        candidate=versions["new"].pk,
-        baseline=versions["old"].pk,
+        versions,
         elo0=0,
         elo1=300,
         batch_pairs=4,
@@ -176,11 +178,10 @@ def test_batches_update_the_sprt_until_a_clearly_better_candidate_is_accepted(
 
 
 def test_max_games_ends_an_undecided_challenge_as_inconclusive(author, versions, run_on_commit):
-    made = ask(
+    made = new_over_old(
         author,
         run_on_commit,
-        candidate=versions["new"].pk,
-        baseline=versions["old"].pk,
+        versions,
         max_games=4,
         batch_pairs=2,
     ).json()
@@ -192,11 +193,49 @@ def test_max_games_ends_an_undecided_challenge_as_inconclusive(author, versions,
 def test_cancelling_fails_the_queued_games_and_only_once(
     author, other_author, versions, run_on_commit
 ):
-    made = ask(
-        author, run_on_commit, candidate=versions["new"].pk, baseline=versions["old"].pk
-    ).json()
+    made = new_over_old(author, run_on_commit, versions).json()
     assert other_author.post(f"/api/challenges/{made['id']}/cancel/").status_code == 403
     reply = author.post(f"/api/challenges/{made['id']}/cancel/")
     assert reply.status_code == 200 and reply.json()["status"] == "cancelled"
     assert not Match.objects.filter(challenge_id=made["id"]).unfinished().exists()
     assert author.post(f"/api/challenges/{made['id']}/cancel/").status_code == 409
+
+
+def test_a_failed_game_leaves_its_pair_out_and_the_batch_still_completes(
+    author, versions, run_on_commit
+):
+    from arena.services.results import record_failure
+
+    made = new_over_old(
+        author,
+        run_on_commit,
+        versions,
+        batch_pairs=2,
+        max_games=4,
+    ).json()
+    first, *others = Match.objects.filter(challenge_id=made["id"]).order_by("id")
+    record_failure(first.pk, None, "the worker's disk filled up")
+    for match in others:
+        record_result(match.pk, None, outcome([1, 2]))
+    challenge = Challenge.objects.get(pk=made["id"])
+    assert challenge.discarded_pairs == 1 and sum(challenge.counts) == 1
+    assert challenge.status == "inconclusive"  # max_games reached
+
+
+def test_the_reaper_advances_a_complete_batch_whose_advance_was_lost(
+    author, versions, run_on_commit, enqueued
+):
+    from arena.services.challenges import advance_stalled_challenges
+
+    made = new_over_old(
+        author,
+        run_on_commit,
+        versions,
+        batch_pairs=1,
+    ).json()
+    # The games were recorded, but the worker died before it advanced the challenge.
+    Match.objects.filter(challenge_id=made["id"]).update(status=Match.Status.FAILED)
+    assert run_on_commit(advance_stalled_challenges) == [made["id"]]
+    assert Match.objects.filter(challenge_id=made["id"], status=Match.Status.QUEUED).count() == 2
+    assert len(enqueued) == 4
+    assert advance_stalled_challenges() == []  # the new batch is queued: nothing stalled

@@ -41,11 +41,12 @@ def test_two_player_fit_agrees_with_choix_within_a_tenth_of_an_elo_point():
 
 def test_multiplayer_fit_agrees_with_choix_within_a_tenth_of_an_elo_point():
     rng = np.random.default_rng(12)
-    theta = true_thetas(rng, 12)
-    tables = play_tables(rng, theta, 200, sizes=(2, 3, 4, 5))
-    fit = fit_skills(from_ranked_tables(12, tables), prior_sd_elo=PRIOR_SD_ELO)
+    # choix's Hessian is a Python loop over the data: a small history keeps this quick.
+    theta = true_thetas(rng, 10)
+    tables = play_tables(rng, theta, 120, sizes=(2, 3, 4, 5))
+    fit = fit_skills(from_ranked_tables(10, tables), prior_sd_elo=PRIOR_SD_ELO)
     rankings = [_order(table) for table in tables]
-    reference = choix.opt_rankings(12, rankings, alpha=CHOIX_ALPHA, method="Newton-CG", tol=1e-12)
+    reference = choix.opt_rankings(10, rankings, alpha=CHOIX_ALPHA, method="Newton-CG", tol=1e-12)
     assert np.abs(fit.skill - anchored_elo(reference)).max() < 0.1
 
 
@@ -96,7 +97,7 @@ def test_ninety_five_percent_intervals_contain_the_true_rating_over_many_leaderb
     for _ in range(150):
         theta = true_thetas(rng, 10)
         tables = play_tables(rng, theta, 300, sizes=(2, 3, 4))
-        fit = fit_skills(from_ranked_tables(10, tables), prior_sd_elo=PRIOR_SD_ELO, rank_draws=400)
+        fit = fit_skills(from_ranked_tables(10, tables), prior_sd_elo=PRIOR_SD_ELO, rank_draws=200)
         truth = anchored_elo(theta)
         inside += int(((fit.low <= truth) & (truth <= fit.high)).sum())
         true_rank = np.argsort(np.argsort(-theta)) + 1
