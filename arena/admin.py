@@ -17,12 +17,15 @@ from arena.errors import ArenaError
 from arena.models import (
     Bot,
     BotVersion,
+    Challenge,
     GameRating,
     Leaderboard,
     Match,
     MatchSeat,
     Rating,
     RatingChange,
+    SkillEntry,
+    SkillFit,
     Tournament,
 )
 from arena.services import control
@@ -94,6 +97,42 @@ class RatingChangeAdmin(ModelAdmin):
     list_display = ["rating", "match", "before", "after", "created_at"]
     list_filter = ["rating__game"]
     readonly_fields = ["rating", "match", "before", "after", "created_at"]
+
+    def has_add_permission(self, request):
+        return False
+
+
+@admin.register(SkillFit)
+class SkillFitAdmin(ModelAdmin):
+    """Whole-history fits (arena/services/skills.py); read-only, refits run on workers."""
+
+    list_display = ["game", "fitted_at", "bots", "matches", "iterations", "warm", "seconds"]
+    list_filter = ["game", "cooperative"]
+    readonly_fields = [f.name for f in SkillFit._meta.fields]
+
+    def has_add_permission(self, request):
+        return False
+
+
+@admin.register(SkillEntry)
+class SkillEntryAdmin(ModelAdmin):
+    list_display = ["bot", "fit", "skill", "skill_low", "skill_high", "rank_low", "rank_high"]
+    list_filter = ["fit__game"]
+    list_select_related = ["bot", "fit"]
+    readonly_fields = [f.name for f in SkillEntry._meta.fields]
+
+    def has_add_permission(self, request):
+        return False
+
+
+@admin.register(Challenge)
+class ChallengeAdmin(ModelAdmin):
+    """Challenges are started and cancelled over the API, where every input is checked."""
+
+    list_display = ["id", "game", "candidate", "baseline", "status", "games", "llr"]
+    list_filter = ["game", "status"]
+    list_select_related = ["candidate__bot", "baseline__bot"]
+    readonly_fields = [f.name for f in Challenge._meta.fields] + ["opponents"]
 
     def has_add_permission(self, request):
         return False

@@ -193,6 +193,10 @@ ARENA_REFERENCE_BOTS_DIR = Path(
 )
 # A round robin larger than this is refused at creation (it would flood the queue).
 ARENA_MAX_TOURNAMENT_MATCHES = env_int("ARENA_MAX_TOURNAMENT_MATCHES", 20000, minimum=1)
+# Whole-history skill (arena/services/skills.py): refit a game after this many new rated
+# results (0: only on demand); enqueue_refit(game, force) puts a refit on the queue.
+ARENA_SKILL_REFIT_EVERY = env_int("ARENA_SKILL_REFIT_EVERY", 100, minimum=0)
+ARENA_ENQUEUE_REFIT = env_str("ARENA_ENQUEUE_REFIT", "workers.tasks.enqueue_refit")
 
 LOGGING = {
     "version": 1,

@@ -34,8 +34,9 @@ from django.utils import timezone
 
 import engine
 from arena.models import BotVersion, Match, MatchSeat
-from arena.services import rows
-from arena.services.results import finish_tournament_if_done, record_failure, record_result
+from arena.services import rows, skills
+from arena.services.challenges import advance_stalled_challenges
+from arena.services.results import after_failure, record_failure, record_result
 from workers import routing
 from workers.celery import app
 from workers.launchers import Launcher, get_launcher
@@ -152,7 +153,18 @@ def play_claimed(match: Match, seats: list[MatchSeat] | None = None) -> MatchOut
 # The reads and the claim on every match's path are written out: see arena/services/rows.py.
 _MATCH_COLUMNS = rows.columns(
     Match,
-    ["id", "tournament_id", "game", "players", "options", "limits", "seed", "status", "attempts"],
+    [
+        "id",
+        "tournament_id",
+        "challenge_id",
+        "game",
+        "players",
+        "options",
+        "limits",
+        "seed",
+        "status",
+        "attempts",
+    ],
 )
 _SEAT_COLUMNS = rows.columns(MatchSeat, ["id", "match_id", "seat", "bot_id", "bot_version_id"])
 _VERSION_COLUMNS = rows.columns(BotVersion, ["id", "source", "filename"])
@@ -304,6 +316,8 @@ def execute_match(match_id: int) -> str:
         record_failure(match_id, token, _describe(exc, "the result could not be recorded"))
         log.exception("match %s: result not recorded", match_id)
         return "failed"
+    if done.recorded and match.challenge_id is None:
+        _try_request_refit(match.game)
     log.info(
         "match %s %s in %.2fs (%d decisions, ranks %s%s)",
         match_id,
@@ -316,6 +330,15 @@ def execute_match(match_id: int) -> str:
     return "recorded" if done.recorded else "duplicate"
 
 
+def _try_request_refit(game: str) -> None:
+    # The result is committed: a refit that cannot be asked for now is asked for by the
+    # next result (or on demand), never a reason to fail or retry the match.
+    try:
+        skills.request_refit_if_due(game)
+    except Exception:
+        log.exception("could not check whether %s needs a refit", game)
+
+
 def _describe(exc: BaseException, what: str) -> str:
     return f"{what}: {type(exc).__name__}: {exc}\n" + "".join(traceback.format_exception(exc)[-3:])
 
@@ -324,7 +347,7 @@ def _release_or_give_up(match: Match, token: uuid.UUID | None) -> None:
     with contextlib.suppress(DatabaseError):
         if match.attempts >= settings.ARENA_MAX_ATTEMPTS:
             if match.try_fail(f"gave up after {match.attempts} attempts", claim_token=token):
-                finish_tournament_if_done(match.tournament_id)
+                after_failure(match)
         else:
             _release(match.pk, token)
 
@@ -372,7 +395,7 @@ def reap_stuck_matches() -> dict[str, int]:
     for match in Match.objects.stuck(now).order_by("id")[:REAP_BATCH]:
         if match.attempts >= settings.ARENA_MAX_ATTEMPTS:
             if match.try_fail(f"gave up after {match.attempts} attempts (worker lost)"):
-                finish_tournament_if_done(match.tournament_id)
+                after_failure(match)
                 counts["failed"] += 1
         elif match.try_requeue(now):
             if match.status == Match.Status.QUEUED:  # else held: its tournament is paused
@@ -381,7 +404,7 @@ def reap_stuck_matches() -> dict[str, int]:
     for match in orphans:
         if match.attempts >= settings.ARENA_MAX_ATTEMPTS:
             if match.try_fail(f"gave up after {match.attempts} attempts"):
-                finish_tournament_if_done(match.tournament_id)
+                after_failure(match)
                 counts["failed"] += 1
             continue
         marked = Match.objects.filter(pk=match.pk, status=Match.Status.QUEUED).update(
@@ -390,9 +413,24 @@ def reap_stuck_matches() -> dict[str, int]:
         if marked:
             enqueue_match(match.pk, match.purpose)
             counts["resent"] += 1
+    counts["challenges"] = len(advance_stalled_challenges())
     if any(counts.values()):
         log.info("reaper: %s", counts)
     return counts
+
+
+@app.task(name="workers.tasks.refit_skills")
+def refit_skills(game: str, force: bool = False) -> dict[str, Any]:
+    """Refit a game's whole-history skill (warm-started); a no-op when one is running."""
+    fit = skills.refit(game, force=force)
+    if fit is None:
+        return {"game": game, "refit": False}
+    return {"game": game, "refit": True, "fit": fit.pk, "seconds": fit.seconds}
+
+
+def enqueue_refit(game: str, force: bool = False) -> None:
+    """Put a refit on the queue; on demand it is forced (it runs even with few new results)."""
+    refit_skills.delay(game, force)
 
 
 @app.task(name="workers.tasks.start_due_tournaments")

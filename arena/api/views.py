@@ -26,10 +26,12 @@ from arena.api import serializers as s
 from arena.api.parsers import JSONParser
 from arena.api.permissions import IsOrganiser
 from arena.errors import Conflict, InvalidInput, InvalidUpload, NotAllowed, NotFound, Unavailable
-from arena.models import Bot, BotVersion, Match, MatchSeat, Rating, Tournament
+from arena.models import Bot, BotVersion, Challenge, Match, MatchSeat, Rating, Tournament
 from arena.services import bots as bot_service
+from arena.services import challenges as challenge_service
 from arena.services import control
 from arena.services import leaderboards as leaderboard_service
+from arena.services import skills as skill_service
 from arena.services import tournaments as tournament_service
 
 
@@ -151,7 +153,7 @@ class BotViewSet(
         return super().list(request, *args, **kwargs)
 
     def get_permissions(self):
-        if self.action in {"list", "retrieve", "versions"} and self.request.method in {
+        if self.action in {"list", "retrieve", "versions", "ratings"} and self.request.method in {
             "GET",
             "HEAD",
             "OPTIONS",
@@ -228,6 +230,24 @@ class BotViewSet(
             bot, request.user, _read_upload(form.validated_data["file"])
         )
         return Response(s.BotVersionSerializer(version).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        summary="A bot's rating history in a game: Elo after each match, skill at each refit",
+        parameters=[s.RatingHistoryQuerySerializer],
+        responses=s.RatingHistorySerializer,
+    )
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def ratings(self, request, pk=None):
+        bot = self.get_object()
+        query = s.RatingHistoryQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        game = query.validated_data.get("game") or bot.game
+        try:
+            game = engine.get_game(game).name
+        except engine.UnknownGame as exc:
+            raise InvalidInput(str(exc), field="game") from None
+        data = {"bot_id": bot.pk, "game": game, **skill_service.history(bot.pk, game)}
+        return Response(s.RatingHistorySerializer(data).data)
 
     @extend_schema(
         summary="Download a version's file (owner only; latest unless ?version=N)",
@@ -423,7 +443,6 @@ class LeaderboardPagination(PageNumberPagination):
 
 @extend_schema(tags=["leaderboards"])
 class LeaderboardViewSet(viewsets.GenericViewSet):
-    permission_classes = [permissions.AllowAny]
     lookup_field = "game"
     lookup_value_regex = "[^/]+"
     queryset = Rating.objects.none()
@@ -433,7 +452,12 @@ class LeaderboardViewSet(viewsets.GenericViewSet):
     def pagination_class(self):
         # Only a game's board is paginated. The schema generator reads this per action too:
         # a class attribute documented the short list of games as a page (the fuzz found it).
-        return None if self.action == "list" else LeaderboardPagination
+        return LeaderboardPagination if self.action == "retrieve" else None
+
+    def get_permissions(self):
+        if self.action == "refit":
+            return [IsOrganiser()]
+        return [permissions.AllowAny()]
 
     @extend_schema(
         summary="Every game's leaderboard link", responses=s.LeaderboardGameSerializer(many=True)
@@ -457,16 +481,86 @@ class LeaderboardViewSet(viewsets.GenericViewSet):
         return Response(s.LeaderboardGameSerializer(rows, many=True).data)
 
     @extend_schema(
-        summary="A game's leaderboard, best first (paginated)",
+        summary="A game's leaderboard, best first (paginated; ?order=rating|skill)",
         operation_id="leaderboards_retrieve",
+        parameters=[s.LeaderboardQuerySerializer],
         responses=s.LeaderboardEntrySerializer(many=True),
     )
     def retrieve(self, request, game=None):
         spec = leaderboard_service.leaderboard_game(game)
-        page = self.paginate_queryset(leaderboard_service.leaderboard(spec.name))
+        order = query_filters(request, s.LeaderboardQuerySerializer)["order"]
+        queryset, fit = leaderboard_service.leaderboard(spec.name, order)
+        page = self.paginate_queryset(queryset)
         first = self.paginator.page.start_index() if page else 1
         rows = [
-            leaderboard_service.entry(rating, first + i, spec.cooperative)
+            leaderboard_service.entry(rating, first + i, spec.cooperative, fit)
             for i, rating in enumerate(page or [])
         ]
         return self.get_paginated_response(rows)
+
+    @extend_schema(
+        summary="Refit the game's whole-history skill now (organisers; runs on a worker)",
+        request=None,
+        responses={202: s.RefitSerializer},
+    )
+    @action(detail=True, methods=["post"])
+    def refit(self, request, game=None):
+        spec = leaderboard_service.leaderboard_game(game)
+        skill_service.request_refit(spec.name)
+        return Response({"game": spec.name, "queued": True}, status=status.HTTP_202_ACCEPTED)
+
+
+# --- challenges -----------------------------------------------------------------------------
+
+
+@extend_schema(tags=["challenges"])
+class ChallengeViewSet(
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.CreateModelMixin,
+    viewsets.GenericViewSet,
+):
+    """Sequential tests of a candidate version against a baseline (pentanomial GSPRT)."""
+
+    lookup_value_regex = r"\d+"
+    serializer_class = s.ChallengeSerializer
+    domain_errors = {"create": (Unavailable,), "cancel": (Conflict,)}
+
+    def get_queryset(self):
+        versions = BotVersion.objects.defer("source").select_related("bot")
+        return (
+            Challenge.objects.select_related(
+                "candidate", "candidate__bot", "baseline", "baseline__bot", "created_by"
+            )
+            .prefetch_related(Prefetch("opponents", queryset=versions))
+            .order_by("-id")
+        )
+
+    def get_permissions(self):
+        if self.action in {"create", "cancel"}:
+            return [permissions.IsAuthenticated()]
+        return [permissions.AllowAny()]
+
+    def get_serializer_class(self):
+        return s.ChallengeCreateSerializer if self.action == "create" else s.ChallengeSerializer
+
+    @extend_schema(
+        summary="Start a challenge (an owner of either version, or an organiser)",
+        request=s.ChallengeCreateSerializer,
+        responses={201: s.ChallengeSerializer},
+    )
+    def create(self, request, *args, **kwargs):
+        form = s.ChallengeCreateSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        challenge = challenge_service.create_challenge(request.user, **form.validated_data)
+        shown = self.get_queryset().get(pk=challenge.pk)
+        return Response(s.ChallengeSerializer(shown).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        summary="Cancel a running challenge", request=None, responses=s.ChallengeSerializer
+    )
+    @action(detail=True, methods=["post"])
+    def cancel(self, request, pk=None):
+        challenge = self.get_object()
+        challenge_service.cancel_challenge(challenge, request.user)
+        return Response(s.ChallengeSerializer(self.get_queryset().get(pk=challenge.pk)).data)

@@ -1,16 +1,19 @@
 """The arena's models: bots and their versions, tournaments, matches, sets, ratings, ladders."""
 
 from arena.models.bots import Bot, BotVersion
+from arena.models.challenges import Challenge
 from arena.models.ladder import Ladder, LadderEntry
 from arena.models.matches import Match, MatchSeat
 from arena.models.ratings import GameRating, Leaderboard, Rating, RatingChange
 from arena.models.rounds import TournamentRound
 from arena.models.sets import MatchSet
+from arena.models.skills import SkillEntry, SkillFit
 from arena.models.tournaments import Tournament
 
 __all__ = [
     "Bot",
     "BotVersion",
+    "Challenge",
     "GameRating",
     "Ladder",
     "LadderEntry",
@@ -20,6 +23,8 @@ __all__ = [
     "MatchSet",
     "Rating",
     "RatingChange",
+    "SkillEntry",
+    "SkillFit",
     "Tournament",
     "TournamentRound",
 ]

@@ -67,6 +67,11 @@ class Match(models.Model):
         related_name="matches",
     )
     table = models.PositiveSmallIntegerField(null=True, blank=True)
+    # A challenge's paired games (arena/models/challenges.py): never rated.
+    challenge = models.ForeignKey(
+        "arena.Challenge", null=True, blank=True, on_delete=models.CASCADE, related_name="matches"
+    )
+    challenge_pair = models.PositiveIntegerField(null=True, blank=True)
     game = models.CharField(max_length=64, db_index=True)
     rules_version = models.CharField(max_length=64)
     players = models.PositiveSmallIntegerField()
@@ -97,6 +102,8 @@ class Match(models.Model):
             models.Index(fields=["status", "deadline_at"], name="match_status_deadline"),
             models.Index(fields=["tournament", "status"], name="match_tournament_status"),
             models.Index(fields=["purpose", "status"], name="match_purpose_status"),
+            # A game's results since its last skill fit (arena/services/skills.py).
+            models.Index(fields=["game", "id"], name="match_game_id"),
         ]
         constraints = [
             models.UniqueConstraint(

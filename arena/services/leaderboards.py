@@ -1,15 +1,25 @@
-"""Leaderboards: a game's ratings in order, with cooperative columns for cooperative games."""
+"""Leaderboards: a game's ratings in order, with the latest whole-history fit beside the Elo.
+
+Cooperative games add their columns (team score, success rate and its Wilson interval,
+and the fit's contribution to team score). Each entry carries the latest fit's skill, its
+95% interval and 95% rank interval, and the time of that fit (null before the first).
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import F, FilteredRelation, Q, QuerySet
 
 import engine
-from arena.errors import NotFound
-from arena.models import Rating
+from arena.errors import InvalidInput, NotFound
+from arena.models import Rating, SkillFit
+from arena.services.skills import latest_fit
 from arena.stats import mean, wilson_interval
+
+ORDERS = ("rating", "skill")
+_SKILL_FIELDS = ["skill", "skill_low", "skill_high", "rank_low", "rank_high"]
+_CONTRIBUTION_FIELDS = ["contribution", "contribution_low", "contribution_high"]
 
 
 def leaderboard_game(name: str) -> engine.Game:
@@ -19,16 +29,34 @@ def leaderboard_game(name: str) -> engine.Game:
         raise NotFound(str(exc)) from None
 
 
-def leaderboard(game: str) -> QuerySet[Rating]:
-    """Active bots' ratings in one game, best first (ties: more games, then older bot)."""
-    return (
-        Rating.objects.filter(game=game, bot__is_active=True)
-        .select_related("bot", "bot__owner")
-        .order_by("-rating", "-games", "bot_id")
+def leaderboard(game: str, order: str = "rating") -> tuple[QuerySet[Rating], SkillFit | None]:
+    """Active bots' ratings in one game, best first, with the latest fit's columns.
+
+    order "rating" (Elo; ties: more games, then older bot) or "skill" (whole-history
+    skill; bots the fit has not seen yet last, by Elo).
+    """
+    if order not in ORDERS:
+        raise InvalidInput(f"order must be one of {', '.join(ORDERS)}", field="order")
+    fit = latest_fit(game)
+    queryset = Rating.objects.filter(game=game, bot__is_active=True).select_related(
+        "bot", "bot__owner"
     )
+    if fit is not None:
+        queryset = queryset.annotate(
+            entry=FilteredRelation("bot__skill_entries", condition=Q(bot__skill_entries__fit=fit))
+        ).annotate(**{name: F(f"entry__{name}") for name in _SKILL_FIELDS + _CONTRIBUTION_FIELDS})
+    if order == "skill" and fit is not None:
+        queryset = queryset.order_by(F("skill").desc(nulls_last=True), "-rating", "bot_id")
+    else:
+        queryset = queryset.order_by("-rating", "-games", "bot_id")
+    return queryset, fit
 
 
-def entry(rating: Rating, rank: int, cooperative: bool) -> dict[str, Any]:
+def _rounded(value: float | None) -> float | None:
+    return round(value, 1) if value is not None else None
+
+
+def entry(rating: Rating, rank: int, cooperative: bool, fit: SkillFit | None) -> dict[str, Any]:
     row: dict[str, Any] = {
         "rank": rank,
         "bot": rating.bot.name,
@@ -40,6 +68,10 @@ def entry(rating: Rating, rank: int, cooperative: bool) -> dict[str, Any]:
         "draws": rating.draws,
         "losses": rating.losses,
     }
+    for name in _SKILL_FIELDS:
+        value = getattr(rating, name, None)
+        row[name] = _rounded(value) if name.startswith("skill") else value
+    row["fitted_at"] = fit.fitted_at if fit is not None and row["skill"] is not None else None
     if cooperative:
         score = mean(rating.score_total, rating.games)
         interval = wilson_interval(rating.successes, rating.games)
@@ -49,4 +81,7 @@ def entry(rating: Rating, rank: int, cooperative: bool) -> dict[str, Any]:
         row["success_rate_ci"] = (
             [round(interval[0], 4), round(interval[1], 4)] if interval else None
         )
+        for name in _CONTRIBUTION_FIELDS:
+            value = getattr(rating, name, None)
+            row[name] = round(value, 3) if value is not None else None
     return row

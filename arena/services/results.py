@@ -27,7 +27,7 @@ from django.utils import timezone
 import engine
 from arena.models import GameRating, Match, MatchSeat, Rating, RatingChange, Tournament
 from arena.ratings import rate_cooperative, rate_ranked, seat_outcome
-from arena.services import rounds, rows
+from arena.services import challenges, rounds, rows
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +60,7 @@ class Recorded:
     recorded: bool
     status: str
     stale_claim: bool = False
+    challenge_id: int | None = None
 
 
 class _MissingRows(Exception):
@@ -97,9 +98,17 @@ def record_result(match_id: int, claim_token: uuid.UUID | str | None, outcome: O
     """
     for _ in range(3):
         try:
-            return _record(match_id, claim_token, outcome)
+            recorded = _record(match_id, claim_token, outcome)
         except _MissingRows as missing:
             missing.create()
+            continue
+        if recorded.recorded and recorded.challenge_id is not None:
+            # In its own transaction, after the result's: the recording transaction runs
+            # in pipeline mode, where the ORM's row counts are not known. A worker lost
+            # in between leaves a complete batch that the reaper advances.
+            with transaction.atomic():
+                challenges.advance(recorded.challenge_id)
+        return recorded
     raise RuntimeError(f"match {match_id}: rating rows vanished while recording")
 
 
@@ -123,7 +132,10 @@ def _record(match_id: int, claim_token: uuid.UUID | str | None, outcome: Outcome
         match.decisions = outcome.decisions
         match.duration_seconds = round(float(outcome.seconds), 6)
         match.error = ""
-        match.rated = bool(seats)
+        # A challenge's games test two versions against each other: rating them would
+        # over-weight those two on the leaderboard (and in the whole-history fit).
+        rated = bool(seats) and match.challenge_id is None
+        match.rated = rated
         for seat in seats:
             seat.rank = outcome.ranks[seat.seat]
             seat.score = outcome.scores[seat.seat]
@@ -131,14 +143,16 @@ def _record(match_id: int, claim_token: uuid.UUID | str | None, outcome: Outcome
             stderr = outcome.stderr[seat.seat] if seat.seat < len(outcome.stderr) else ""
             seat.stderr = (stderr or "")[:MAX_STDERR_CHARS]
 
-        moves = _rate(match, seats, ratings, outcome, cooperative) if seats else RatingMoves()
+        moves = _rate(match, seats, ratings, outcome, cooperative) if rated else RatingMoves()
         # Stamped last, so the time is that of the write (the benchmark's clock reads it).
         match.finished_at = timezone.now()
         writer(match, seats, moves)
         if match.tournament_id is not None:
             sync()  # the tournament's update reads its row count
             _try_finish_tournament(match.tournament_id)
-    return Recorded(match_id, True, Match.Status.FINISHED, stale_claim=stale)
+    return Recorded(
+        match_id, True, Match.Status.FINISHED, stale_claim=stale, challenge_id=match.challenge_id
+    )
 
 
 def record_failure(match_id: int, claim_token: uuid.UUID | str | None, error: str) -> Recorded:
@@ -152,6 +166,8 @@ def record_failure(match_id: int, claim_token: uuid.UUID | str | None, error: st
         match.finished_at = timezone.now()
         match.save(update_fields=["status", "error", "finished_at"])
         _try_finish_tournament(match.tournament_id)
+        if match.challenge_id is not None:
+            challenges.advance(match.challenge_id)
     return Recorded(match_id, True, Match.Status.FAILED)
 
 
@@ -159,6 +175,15 @@ def finish_tournament_if_done(tournament_id: int | None) -> bool:
     """Close a tournament whose matches are all done (e.g. after the reaper failed one)."""
     with transaction.atomic():
         return _try_finish_tournament(tournament_id)
+
+
+def after_failure(match: Match) -> None:
+    """After a match was failed outside `record_failure` (the reaper, out of attempts):
+    close its tournament if it was the last one, advance its challenge's batch."""
+    with transaction.atomic():
+        _try_finish_tournament(match.tournament_id)
+        if match.challenge_id is not None:
+            challenges.advance(match.challenge_id)
 
 
 # ----- inside the transaction ----------------------------------------------------------------
@@ -190,7 +215,7 @@ def _result_summary(outcome: Outcome) -> dict[str, Any]:
 # The locking reads are written out (arena/services/rows.py says why); only the columns
 # used here are read, the instances' other fields are deferred.
 _MATCH_COLUMNS = rows.columns(
-    Match, ["id", "status", "claim_token", "game", "players", "tournament_id"]
+    Match, ["id", "status", "claim_token", "game", "players", "tournament_id", "challenge_id"]
 )
 _SEAT_COLUMNS = rows.columns(MatchSeat, ["id", "match_id", "seat", "bot_id"])
 _RATING_COLUMNS = rows.columns(Rating, ["id", "bot_id", "game", "rating", *_RATING_FIELDS_COUNTED])

@@ -54,14 +54,29 @@ def fake_games(monkeypatch):
 def arena_settings(settings):
     settings.ARENA_SMOKE_TEST = "tests.arena.conftest.smoke_ok"
     settings.ARENA_ENQUEUE_MATCH = "tests.arena.conftest.record_enqueue"
+    settings.ARENA_ENQUEUE_REFIT = "tests.arena.conftest.record_refit"
     ENQUEUED.clear()
     ENQUEUED_PURPOSES.clear()
+    REFITS.clear()
     return settings
+
+
+REFITS: list[tuple[str, bool]] = []
+
+
+def record_refit(game: str, force: bool = False) -> None:
+    """Stands in for workers.tasks.enqueue_refit."""
+    REFITS.append((game, force))
 
 
 @pytest.fixture
 def enqueued() -> list[int]:
     return ENQUEUED
+
+
+@pytest.fixture
+def refits() -> list[tuple[str, bool]]:
+    return REFITS
 
 
 def _client_for(user: User | None) -> APIClient:

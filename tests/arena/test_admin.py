@@ -39,6 +39,9 @@ def test_every_admin_page_renders(admin_client_logged_in, tournament, run_on_com
         "/admin/arena/rating/",
         "/admin/arena/gamerating/",
         "/admin/arena/ratingchange/",
+        "/admin/arena/skillfit/",
+        "/admin/arena/skillentry/",
+        "/admin/arena/challenge/",
     ]:
         assert admin_client_logged_in.get(url).status_code == 200, url
 

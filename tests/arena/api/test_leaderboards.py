@@ -33,6 +33,13 @@ def test_a_leaderboard_is_ordered_by_rating(make_bot, author_user, other_user, a
         "wins": 3,
         "draws": 0,
         "losses": 1,
+        # No whole-history fit yet.
+        "skill": None,
+        "skill_low": None,
+        "skill_high": None,
+        "rank_low": None,
+        "rank_high": None,
+        "fitted_at": None,
     }
     assert second["rank"] == 2 and second["bot"] == "low"
 

@@ -78,7 +78,12 @@ def documented(client, method: str, path: str) -> set[str]:
         ("GET", "/api/games/", {"200", "401"}),
         ("POST", "/api/tournaments/", {"201", "400", "401", "403", "503"}),
         ("POST", "/api/tournaments/{id}/start/", {"200", "400", "401", "403", "404", "409", "503"}),
-        ("GET", "/api/leaderboards/{game}/", {"200", "401", "404"}),
+        ("GET", "/api/leaderboards/{game}/", {"200", "400", "401", "404"}),  # bad ?order=
+        ("GET", "/api/bots/{id}/ratings/", {"200", "400", "401", "404"}),
+        ("POST", "/api/challenges/", {"201", "400", "401", "403", "503"}),
+        ("GET", "/api/challenges/{id}/", {"200", "401", "404"}),
+        ("POST", "/api/challenges/{id}/cancel/", {"200", "401", "403", "404", "409"}),
+        ("POST", "/api/leaderboards/{game}/refit/", {"202", "401", "403", "404"}),
         ("POST", "/api/users/", {"201", "400"}),  # no authentication at all: never a 401
     ],
 )

@@ -1,0 +1,241 @@
+"""Challenges over the API: validation (nothing queued on bad input), pairs, the SPRT, cancel."""
+
+from __future__ import annotations
+
+import pytest
+
+from arena.models import Challenge, Match
+from arena.services.results import record_result
+from tests.arena.conftest import ENQUEUED_PURPOSES
+from tests.arena.services.test_results import outcome
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def versions(make_bot, author_user, other_user):
+    """Two of ada's duel versions, bob's duel version, ada's crew version."""
+    mine = make_bot(author_user, "mine")
+    old = mine.latest_version()
+    new = mine.add_version(b"def act(o, legal):\n    return legal[-1]\n", "bot.py")
+    theirs = make_bot(other_user, "theirs").latest_version()
+    crew = make_bot(author_user, "team", game="crew").latest_version()
+    return {"old": old, "new": new, "theirs": theirs, "crew": crew}
+
+
+def ask(client, run_on_commit, **body):
+    body.setdefault("game", "duel")
+    return run_on_commit(client.post, "/api/challenges/", body, format="json")
+
+
+def new_over_old(client, run_on_commit, versions, **body):
+    """Ask for the usual challenge: ada's version 2 against her version 1."""
+    return ask(
+        client, run_on_commit, candidate=versions["new"].pk, baseline=versions["old"].pk, **body
+    )
+
+
+def test_an_owner_starts_a_challenge_whose_first_batch_is_seed_paired_with_seats_swapped(
+    author, versions, run_on_commit, enqueued
+):
+    reply = new_over_old(
+        author,
+        run_on_commit,
+        versions,
+        batch_pairs=3,
+    )
+    assert reply.status_code == 201, reply.content
+    data = reply.json()
+    assert data["status"] == "running" and data["elo0"] == 0 and data["elo1"] == 5
+    assert data["alpha"] == data["beta"] == 0.05 and data["players"] == 2
+    assert data["llr_lower"] == pytest.approx(-2.9444) and data["llr_upper"] == pytest.approx(
+        2.9444
+    )
+    assert data["pairs"] == 0 and data["elo"] is None
+    matches = list(Match.objects.filter(challenge_id=data["id"]).order_by("id"))
+    assert len(matches) == 6 and sorted(enqueued) == [m.pk for m in matches]
+    assert {ENQUEUED_PURPOSES[m.pk] for m in matches} == {"challenge"}
+    assert {m.purpose for m in matches} == {Match.Purpose.CHALLENGE}
+    for first, second in zip(matches[::2], matches[1::2], strict=True):
+        assert first.seed == second.seed and first.challenge_pair == second.challenge_pair
+        seats = [
+            list(m.seats.order_by("seat").values_list("bot_version_id", flat=True))
+            for m in (first, second)
+        ]
+        assert seats[0] == [versions["new"].pk, versions["old"].pk] == seats[1][::-1]
+    assert len({m.seed for m in matches}) == 3
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"baseline": "crew"}, "baseline"),  # another game's version
+        ({"baseline": "new"}, "baseline"),  # itself
+        ({"elo0": 5, "elo1": 5}, "elo1"),
+        ({"elo0": 10, "elo1": 0}, "elo1"),
+        ({"alpha": 0}, "alpha"),
+        ({"alpha": 0.5}, "alpha"),
+        ({"beta": 0.7}, "beta"),
+        ({"beta": -0.1}, "beta"),
+        ({"players": 3}, "opponents"),  # the third seat needs an opponent
+        ({"baseline": 999999}, "baseline"),
+        ({"game": "crew", "candidate": "crew"}, "game"),  # cooperative
+        ({"max_games": 3}, "max_games"),
+    ],
+)
+def test_bad_challenges_are_a_400_naming_the_field_and_queue_nothing(
+    author, versions, run_on_commit, enqueued, change, field
+):
+    body = {"candidate": versions["new"].pk, "baseline": versions["old"].pk}
+    for key, value in change.items():
+        body[key] = versions[value].pk if isinstance(value, str) and value in versions else value
+    reply = ask(author, run_on_commit, **body)
+    assert reply.status_code == 400, reply.content
+    assert field in reply.json(), reply.json()
+    assert not Challenge.objects.exists() and not Match.objects.exists() and enqueued == []
+
+
+def test_someone_who_owns_neither_version_gets_a_403_and_nothing_is_queued(
+    other_author, versions, run_on_commit, enqueued
+):
+    reply = new_over_old(other_author, run_on_commit, versions)
+    assert reply.status_code == 403
+    assert not Challenge.objects.exists() and enqueued == []
+
+
+def test_an_owner_of_the_baseline_or_an_organiser_may_ask(
+    other_author, organiser, versions, run_on_commit
+):
+    reply = ask(
+        other_author, run_on_commit, candidate=versions["new"].pk, baseline=versions["theirs"].pk
+    )
+    assert reply.status_code == 201
+    reply = new_over_old(organiser, run_on_commit, versions)
+    assert reply.status_code == 201
+
+
+def test_anonymous_users_may_read_but_not_start(anonymous, author, versions, run_on_commit):
+    assert (
+        ask(anonymous, run_on_commit, candidate=versions["new"].pk, baseline=1).status_code == 401
+    )
+    made = new_over_old(author, run_on_commit, versions)
+    assert anonymous.get(f"/api/challenges/{made.json()['id']}/").status_code == 200
+    assert anonymous.get("/api/challenges/").status_code == 200
+
+
+def test_multiplayer_challenges_fill_the_other_seats_with_the_same_opponents(
+    author, versions, run_on_commit
+):
+    reply = new_over_old(
+        author,
+        run_on_commit,
+        versions,
+        players=3,
+        opponents=[versions["theirs"].pk],
+        batch_pairs=1,
+    )
+    assert reply.status_code == 201, reply.content
+    first, second = Match.objects.filter(challenge_id=reply.json()["id"]).order_by("id")
+    seats = [
+        list(m.seats.order_by("seat").values_list("bot_version_id", flat=True))
+        for m in (first, second)
+    ]
+    assert seats[0] == [versions["new"].pk, versions["old"].pk, versions["theirs"].pk]
+    assert seats[1] == [versions["old"].pk, versions["new"].pk, versions["theirs"].pk]
+
+
+def _play_batch(challenge_id: int, candidate_id: int) -> None:
+    """The candidate wins every queued game (one pair score of 1 per pair)."""
+    for match in Match.objects.filter(challenge_id=challenge_id, status=Match.Status.QUEUED):
+        first = match.seats.get(seat=0).bot_version_id
+        record_result(match.pk, None, outcome([1, 2] if first == candidate_id else [2, 1]))
+
+
+def test_batches_update_the_sprt_until_a_clearly_better_candidate_is_accepted(
+    author, anonymous, versions, run_on_commit, enqueued
+):
+    made = new_over_old(
+        author,
+        run_on_commit,
+        versions,
+        elo0=0,
+        elo1=300,
+        batch_pairs=4,
+    ).json()
+    run_on_commit(_play_batch, made["id"], versions["new"].pk)
+    shown = anonymous.get(f"/api/challenges/{made['id']}/").json()
+    assert shown["status"] == "running" and shown["pairs"] == 4 and shown["games"] == 8
+    assert shown["pair_counts"] == {"0": 0, "0.25": 0, "0.5": 0, "0.75": 0, "1": 4}
+    assert 0 < shown["llr"] < shown["llr_upper"]
+    assert Match.objects.filter(challenge_id=made["id"]).count() == 16  # the next batch
+    assert len(enqueued) == 16
+    run_on_commit(_play_batch, made["id"], versions["new"].pk)
+    shown = anonymous.get(f"/api/challenges/{made['id']}/").json()
+    assert shown["status"] == "accepted" and shown["llr"] >= shown["llr_upper"]
+    assert shown["elo"]["elo"] is None or shown["elo"]["low"] > 0
+    assert shown["finished_at"] is not None
+    assert not Match.objects.filter(challenge_id=made["id"], rated=True).exists()
+
+
+def test_max_games_ends_an_undecided_challenge_as_inconclusive(author, versions, run_on_commit):
+    made = new_over_old(
+        author,
+        run_on_commit,
+        versions,
+        max_games=4,
+        batch_pairs=2,
+    ).json()
+    for match in Match.objects.filter(challenge_id=made["id"]):
+        record_result(match.pk, None, outcome([1, 1]))  # draws: no evidence either way
+    assert Challenge.objects.get(pk=made["id"]).status == "inconclusive"
+
+
+def test_cancelling_fails_the_queued_games_and_only_once(
+    author, other_author, versions, run_on_commit
+):
+    made = new_over_old(author, run_on_commit, versions).json()
+    assert other_author.post(f"/api/challenges/{made['id']}/cancel/").status_code == 403
+    reply = author.post(f"/api/challenges/{made['id']}/cancel/")
+    assert reply.status_code == 200 and reply.json()["status"] == "cancelled"
+    assert not Match.objects.filter(challenge_id=made["id"]).unfinished().exists()
+    assert author.post(f"/api/challenges/{made['id']}/cancel/").status_code == 409
+
+
+def test_a_failed_game_leaves_its_pair_out_and_the_batch_still_completes(
+    author, versions, run_on_commit
+):
+    from arena.services.results import record_failure
+
+    made = new_over_old(
+        author,
+        run_on_commit,
+        versions,
+        batch_pairs=2,
+        max_games=4,
+    ).json()
+    first, *others = Match.objects.filter(challenge_id=made["id"]).order_by("id")
+    record_failure(first.pk, None, "the worker's disk filled up")
+    for match in others:
+        record_result(match.pk, None, outcome([1, 2]))
+    challenge = Challenge.objects.get(pk=made["id"])
+    assert challenge.discarded_pairs == 1 and sum(challenge.counts) == 1
+    assert challenge.status == "inconclusive"  # max_games reached
+
+
+def test_the_reaper_advances_a_complete_batch_whose_advance_was_lost(
+    author, versions, run_on_commit, enqueued
+):
+    from arena.services.challenges import advance_stalled_challenges
+
+    made = new_over_old(
+        author,
+        run_on_commit,
+        versions,
+        batch_pairs=1,
+    ).json()
+    # The games were recorded, but the worker died before it advanced the challenge.
+    Match.objects.filter(challenge_id=made["id"]).update(status=Match.Status.FAILED)
+    assert run_on_commit(advance_stalled_challenges) == [made["id"]]
+    assert Match.objects.filter(challenge_id=made["id"], status=Match.Status.QUEUED).count() == 2
+    assert len(enqueued) == 4
+    assert advance_stalled_challenges() == []  # the new batch is queued: nothing stalled
