@@ -29,6 +29,7 @@ from __future__ import annotations
 import random
 
 from engine.games.moonrakers.cards import ACTION, CONTRACTS, CREW, PARTS
+from engine.games.moonrakers.objectives import BRAND_GOALS
 
 ORDER = ("R", "T", "S", "D", "C", "F")
 CARD_VALUE = {
@@ -774,15 +775,6 @@ def _bonus(obs, legal):
         if ["bonus", kind] in legal:
             return ["bonus", kind]
     return legal[0]
-
-
-BRAND_GOALS = {
-    "megaton": ("Magnomi", 3),
-    "over-9000": ("Komek", 3),
-    "specialist": ("Sorelia", 2),
-    "speed-demon": ("Ventus", 3),
-    "tank": ("Henko", 3),
-}
 
 
 def _brand_bonus(obs, installed, part):
