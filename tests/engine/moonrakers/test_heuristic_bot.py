@@ -46,3 +46,12 @@ def test_heuristic_beats_random_two_players():
         scores = result["scores"]
         better += scores[seed % 2] > scores[1 - seed % 2]
     assert better >= 9
+
+
+def test_heuristic_only_games_mostly_end_at_ten_prestige_not_at_the_round_cap():
+    bot = _load()
+    ended = 0
+    for seed in range(8):
+        result = _play(3, 100 + seed, None, bot, {0, 1, 2})
+        ended += result["reason"] == "prestige" and max(result["scores"]) >= 10
+    assert ended >= 5
