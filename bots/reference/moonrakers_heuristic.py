@@ -467,13 +467,30 @@ def _base_value(obs):
 
 def _plan(obs, legal):
     rng = random.Random(obs["turn"] * 7 + obs["seat"])
-    best, best_value = "base", _base_value(obs)
+    base = _base_value(obs)
+    best, best_value = "base", base
+    worst, worst_value = None, None
     for action in legal:
         if isinstance(action, list) and action[0] == "contract":
             value = _contract_value(obs, obs["contracts"][action[1]], rng)
             if value > best_value:
                 best, best_value = action, value
+            if worst_value is None or value < worst_value:
+                worst, worst_value = action[1], value
+    # Nothing worth doing (and no objective to gain at base): a Credit buys another
+    # look at a fresh contract.
+    if best == "base" and ["replace", worst] in legal and _me(obs)["credits"] >= 2 and base < 1.5:
+        return ["replace", worst]
     return best
+
+
+def _free_replace(obs, legal):
+    """Staying at Base: swap the contract least worth doing for a fresh one."""
+    rng = random.Random(obs["turn"] * 7 + obs["seat"] + 1)
+    slots = [a for a in legal if isinstance(a, list)]
+    if not slots:
+        return "no_replace"
+    return min(slots, key=lambda a: _contract_value(obs, obs["contracts"][a[1]], rng))
 
 
 def _wants_allies(obs):
@@ -841,7 +858,7 @@ HANDLERS = {
     "drop_objective": _drop_objective,
     "keep_objective": _keep_objective,
     "plan": _plan,
-    "free_replace": lambda obs, legal: "no_replace",
+    "free_replace": _free_replace,
     "negotiate": _negotiate,
     "offer": _offer,
     "answer": _answer,
