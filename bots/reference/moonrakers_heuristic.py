@@ -11,7 +11,9 @@ sandbox gives a bot its own file and the engine, nothing else.
   everyone's help; the value weighs that chance against the reward share, the
   hazard icons it would lose (nothing below 0 Prestige) and the secret
   objectives it would claim. It takes the best contract worth more than Staying
-  at Base (a Credit, an objective, a new hand).
+  at Base (a Credit, an objective, a new hand). When nothing is worth it and it
+  has objectives enough, it pays a Credit to replace the least useful contract
+  and looks again; Staying at Base, it replaces that contract for free.
 - Negotiation: invites the others when it needs help (or when a player with no
   Prestige can carry the hazard dice), offering a share of the Credits; as an
   invitee it accepts offers worth more than their hazard risk, never one that
