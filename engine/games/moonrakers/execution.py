@@ -21,7 +21,8 @@ from engine.games.moonrakers.cards import (
     PARTS,
 )
 from engine.games.moonrakers.machine import Op, auto, choice, resolves
-from engine.games.moonrakers.setup import clear_contract, merc_crew_from_deck
+from engine.games.moonrakers.mercenaries import merc_options, ml_share, use_merc
+from engine.games.moonrakers.setup import clear_contract
 
 if TYPE_CHECKING:
     from engine.games.moonrakers.state import PX, MoonrakersState
@@ -55,7 +56,7 @@ def _exec_start(st: MoonrakersState, ml: int) -> None:
                 st.roll_die(p)
     st.xi = 0
     st.passes = 0
-    st.ml_share = _ml_share(st) if st.merc_row and not st.h2h else (0, 0)
+    st.ml_share = ml_share(st) if st.merc_row and not st.h2h else (0, 0)
     st.push("exec_turn", ml)
     for p in reversed(st.participants):
         for part in reversed(st.parts[p]):
@@ -225,7 +226,7 @@ def step_options(st: MoonrakersState, op: Op) -> list[Any]:
         if crew not in px.used and io.get(crew, 0) > 0:
             opts.append(["ability", crew])
     if st.merc_row and seat == st.ml and not st.h2h:
-        _merc_options(st, seat, px, opts)
+        merc_options(st, seat, px, opts)
     return opts
 
 
@@ -252,7 +253,7 @@ def _step(st: MoonrakersState, op: Op, action: Any) -> None:
             else:
                 ABILITY_DO[action[1]](st, seat, px, action)
         else:
-            _use_merc(st, seat, px, action[1])
+            use_merc(st, seat, px, action[1])
     if len(stack) == depth:
         _exec_next(st, st.ml)
     else:
@@ -391,57 +392,6 @@ def _tuner_pick(st: MoonrakersState, op: Op, action: str) -> None:
     st.draw_cards(seat, count - 1)
 
 
-# ----- Mercenaries (A-17, 1-2 players) --------------------------------------------------------
-
-
-def _ml_share(st: MoonrakersState) -> tuple[int, int]:
-    rec = CONTRACTS[st.cid]
-    prestige = rec.prestige - sum(d[0] for d in st.deals.values())
-    credits = rec.credits - sum(d[1] for d in st.deals.values())
-    return prestige, credits
-
-
-def _merc_options(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> None:
-    prestige, credits = st.ml_share
-    credits -= px.merc_credits
-    prestige -= px.merc_prestige
-    for i, card in enumerate(st.merc_row):
-        if card is None:
-            continue
-        if card in CREW:
-            if prestige >= 1:
-                opts.append(["merc", i])
-        elif credits >= px.merc_basic + 1 and st.useful(ACTION[card].cat):
-            opts.append(["merc", i])
-
-
-def _use_merc(st: MoonrakersState, seat: int, px: PX, index: int) -> None:
-    card = st.merc_row[index]
-    assert card is not None
-    st.merc_row[index] = None
-    if card in CREW:
-        # A Mercenary crew: 1 Prestige from the reward; its ability applies; then it
-        # goes to the bottom of the Crew deck and a new crew joins the Merc deck.
-        px.merc_prestige += 1
-        px.cards += 1  # a Mercenary is played (Parasite)
-        st.reduce(seat, "C", 1)
-        st.put_bottom(st.crew_deck, st.crew_mask, card, ALL)
-        fresh = merc_crew_from_deck(st)
-        if fresh is not None:
-            st.put_bottom(st.merc_deck, st.merc_mask, fresh, 0)
-        st.push_ops(seat, card, CREW[card].ops)
-        return
-    px.merc_basic += 1
-    px.merc_credits += px.merc_basic
-    px.cards += 1  # a Mercenary is played (Parasite)
-    kind = ACTION[card]
-    if kind.cat == "D":
-        st.deal_damage(seat, kind.req)
-    else:
-        st.reduce(seat, kind.cat, kind.req)
-    st.put_bottom(st.merc_deck, st.merc_mask, card, ALL)
-
-
 # ----- end of the contract -------------------------------------------------------------------
 
 
@@ -479,7 +429,7 @@ def _exec_end(st: MoonrakersState, ml: int) -> None:
         if second is not None:
             st.credits[second] += rec.second_credits
     elif success:
-        prestige, credits = _ml_share(st)
+        prestige, credits = ml_share(st)
         b_left = rec.bonus
         for s, deal in st.deals.items():
             st.prestige[s] += deal[0]
