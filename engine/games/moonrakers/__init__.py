@@ -12,7 +12,7 @@ from engine.games.moonrakers.state import MoonrakersState
 GAME = register(
     Game(
         name="moonrakers",
-        rules_version="moonrakers@1",
+        rules_version="moonrakers@2",
         min_players=1,  # 1-2 players use the Mercenary deck
         max_players=5,
         cooperative=False,

@@ -79,8 +79,12 @@ def _play_as(st: MoonrakersState, seat: int, px: PX, card: str, as_kind: str) ->
 def _clone_opts(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> None:
     if "clone-bay" in px.used or px.actions < 1:
         return
-    for crew in sorted({c for c in px.played if c in CREW}):
-        opts.append(["ability", "clone-bay", crew])
+    # Any Crew played on this contract and still on the table, IO crew included (they
+    # stay in play rather than among the played cards).
+    crew = {c for c in px.played if c in CREW}
+    crew.update(c for c in px.io_played if c in st.inplay[seat])
+    for card in sorted(crew):
+        opts.append(["ability", "clone-bay", card])
 
 
 @_does("clone-bay")
@@ -106,7 +110,7 @@ def _dark(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
     px.actions -= 1
     st.discard_from_hand(seat, "D1")
     st.discard_from_hand(seat, "D2")
-    st.reduce(seat, "D", 5)
+    st.deal_damage(seat, 5)
 
 
 @_options("defender-5000")
@@ -123,6 +127,7 @@ def _defender(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None
     px.actions -= 1
     st.discard_from_hand(seat, action[2])
     st.discard_from_hand(seat, action[3])
+    px.cards += 1  # plays a Shield (Parasite)
     card_effect(st, seat, "S")
 
 
@@ -150,7 +155,7 @@ def _turrets(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
     px.actions -= 1
     st.discard_from_hand(seat, "D1")
     st.discard_from_hand(seat, "D1")
-    st.reduce(seat, "D", 4)
+    st.deal_damage(seat, 4)
 
 
 @_options("multi-stage-m1")
@@ -237,6 +242,7 @@ def _replicator(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> No
     px.actions -= 1
     st.discard_from_hand(seat, action[2])
     st.discard_from_hand(seat, action[2])
+    px.cards += 1  # "play as" a basic card (Parasite)
     card_effect(st, seat, action[3])
 
 
@@ -421,14 +427,14 @@ _io_part(
     None,
     2,
     lambda st, seat, px: st.useful("D"),
-    lambda st, seat, px: st.reduce(seat, "D", 1),
+    lambda st, seat, px: st.deal_damage(seat, 1),
 )
 _io_part(
     "mg-io-overkill",
     None,
     4,
     lambda st, seat, px: px.dmg > 0,
-    lambda st, seat, px: st.reduce(seat, "D", px.dmg),
+    lambda st, seat, px: st.deal_damage(seat, px.dmg),
 )
 
 
@@ -461,7 +467,7 @@ def _core_opts(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> None:
 def _core(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
     if action[2] == "spend":
         st.io_spend(seat, "mg-io-core", 1)
-        st.reduce(seat, "D", 1)
+        st.deal_damage(seat, 1)
         return
     st.discard_from_hand(seat, action[2])
     st.discard_from_hand(seat, action[3])
@@ -526,17 +532,17 @@ def _hotshot(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
 
 @_options("io-pivot-h2")
 def _pivot_opts(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> None:
-    if "io-pivot-h2" not in px.used and st.io[seat].get("io-pivot-h2", 0) >= 1:
+    # "Spend 1 → re-roll one of your hazard dice": no per-contract limit, like the
+    # other IO parts; each re-roll costs an IOsphere.
+    if st.io[seat].get("io-pivot-h2", 0) >= 1:
         for v in sorted({v for v in px.dice if v > 0}):
             opts.append(["ability", "io-pivot-h2", v])
 
 
 @_does("io-pivot-h2")
 def _pivot(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
-    px.used.add("io-pivot-h2")
     st.io_spend(seat, "io-pivot-h2", 1)
-    px.dice.remove(action[2])
-    st.roll_die(seat)
+    st.roll_die(seat, px.dice.index(action[2]))
 
 
 @_options("magnetite-m1")

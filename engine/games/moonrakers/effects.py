@@ -68,6 +68,11 @@ def _req(st: MoonrakersState, seat: int, src: str, cat: str, amount: int) -> Non
     st.reduce(seat, cat, amount)
 
 
+@auto("damage")
+def _damage(st: MoonrakersState, seat: int, src: str, amount: int) -> None:
+    st.deal_damage(seat, amount)
+
+
 @auto("as")
 def _as(st: MoonrakersState, seat: int, src: str, kind: str) -> None:
     from engine.games.moonrakers.execution import card_effect
@@ -137,7 +142,7 @@ def _at0k(st: MoonrakersState, seat: int, src: str) -> None:
     if dice:
         value = max(dice)  # E-moonrakers-10: the best die is chosen for you
         dice.remove(value)
-        st.reduce(seat, "D", value)
+        st.deal_damage(seat, value)
 
 
 @auto("trash_self")
@@ -196,7 +201,15 @@ def _lee_pick(st: MoonrakersState, op: Op, action: list[Any]) -> None:
 
 @choice("choose")
 def _choose_options(st: MoonrakersState, op: Op) -> list[Any]:
-    return [["opt", label] for label in op[3]]
+    seat, src, branches = op[1], op[2], op[3]
+    # "… OR trash it" (Armitage) needs the card itself on the table: not a Mercenary
+    # (it goes back to the Crew deck, E-moonrakers-20) nor a card already trashed by
+    # its first resolution (The Clone Bay, IO Gen mk1). E-moonrakers-42.
+    return [
+        ["opt", label]
+        for label, ops in branches.items()
+        if ops[0][0] != "trash_self" or src in st.px[seat].played
+    ]
 
 
 @resolves("choose")
@@ -219,6 +232,10 @@ def _trash_options(st: MoonrakersState, op: Op) -> list[Any]:
 def _trash(st: MoonrakersState, op: Op, action: Any) -> None:
     if action != "none":
         st.trash_from_hand(op[1], action[1])
+        if len(op) > 4:
+            # "Must trash a hand card; <effect>": the effect is what the trash pays
+            # for, so with no hand card to trash it never happens (E-moonrakers-45).
+            st.push_ops(op[1], op[2], op[4])
 
 
 @choice("req_any")
@@ -299,12 +316,9 @@ def _reroll_any(st: MoonrakersState, op: Op, action: Any) -> None:
     mask = op[3] if len(op) > 3 else 0
     dice = st.px[seat].dice
     index = next(i for i, v in enumerate(dice) if v == action[1] and not mask >> i & 1)
-    dice.pop(index)
-    st.roll_die(seat)
-    # The re-rolled die now sits last; shift the mask of the dice after it.
-    low = mask & ((1 << index) - 1)
-    high = (mask >> (index + 1)) << index
-    st.push("reroll_any", seat, src, low | high | (1 << (len(dice) - 1)))
+    # "Re-roll any of your hazard dice once": the mask marks the dice already re-rolled.
+    st.roll_die(seat, index)
+    st.push("reroll_any", seat, src, mask | 1 << index)
 
 
 @choice("zek")
@@ -453,16 +467,20 @@ def _io_move_to(st: MoonrakersState, op: Op, action: list[Any]) -> None:
 def _substitute_options(st: MoonrakersState, op: Op) -> list[Any]:
     card = op[2]
     cat = ACTION[card].cat
-    return [
+    # "… you *may* take any other card of the same type instead": declining is legal.
+    opts: list[Any] = ["none"]
+    opts.extend(
         ["take", k]
         for k in SAME_TYPE[cat]
         if k != card and (k not in ADVANCED_KINDS or (st.adv is not None and st.adv[k] > 0))
-    ]
+    )
+    return opts
 
 
 @resolves("substitute")
-def _substitute(st: MoonrakersState, op: Op, action: list[Any]) -> None:
-    st.gain(op[1], action[1], op[3])
+def _substitute(st: MoonrakersState, op: Op, action: Any) -> None:
+    if action != "none":
+        st.gain(op[1], action[1], op[3])
 
 
 @choice("tractor")

@@ -12,9 +12,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from engine.games.moonrakers import objectives
-from engine.games.moonrakers.cards import ACTION, ADVANCED_KINDS, CONTRACTS, CREW, PARTS
+from engine.games.moonrakers.cards import (
+    ACTION,
+    ADVANCED_KINDS,
+    CONTRACTS,
+    CREW,
+    DAMAGE_KINDS,
+    PARTS,
+)
 from engine.games.moonrakers.machine import Op, auto, choice, resolves
-from engine.games.moonrakers.setup import clear_contract, merc_crew_from_deck
+from engine.games.moonrakers.mercenaries import merc_options, ml_share, use_merc
+from engine.games.moonrakers.setup import clear_contract
 
 if TYPE_CHECKING:
     from engine.games.moonrakers.state import PX, MoonrakersState
@@ -48,7 +56,7 @@ def _exec_start(st: MoonrakersState, ml: int) -> None:
                 st.roll_die(p)
     st.xi = 0
     st.passes = 0
-    st.ml_share = _ml_share(st) if st.merc_row and not st.h2h else (0, 0)
+    st.ml_share = ml_share(st) if st.merc_row and not st.h2h else (0, 0)
     st.push("exec_turn", ml)
     for p in reversed(st.participants):
         for part in reversed(st.parts[p]):
@@ -201,10 +209,14 @@ def step_options(st: MoonrakersState, op: Op) -> list[Any]:
             if acts < cost:
                 continue
             opts.append(["play", card])
-            if flex_open and rem.get(cat, 0) > 0:
+            into_flex = flex_open and rem.get(cat, 0) > 0
+            if into_flex:
                 opts.append(["play", card, "F"])
             if over and cat == "D" and acts > cost:
                 opts.append(["play", card, "x2"])
+                if into_flex:
+                    # A doubled card may go to Flex like any other (E-moonrakers-6).
+                    opts.append(["play", card, "x2", "F"])
     for part in parts:
         fn = ABILITY_OPTIONS.get(part)
         if fn is not None:
@@ -214,7 +226,7 @@ def step_options(st: MoonrakersState, op: Op) -> list[Any]:
         if crew not in px.used and io.get(crew, 0) > 0:
             opts.append(["ability", crew])
     if st.merc_row and seat == st.ml and not st.h2h:
-        _merc_options(st, seat, px, opts)
+        merc_options(st, seat, px, opts)
     return opts
 
 
@@ -234,15 +246,14 @@ def _step(st: MoonrakersState, op: Op, action: Any) -> None:
         px.steps += 1
         kind = action[0]
         if kind == "play":
-            mode = action[2] if len(action) > 2 else None
-            play_from_hand(st, seat, action[1], mode)
+            play_from_hand(st, seat, action[1], action[2:])
         elif kind == "ability":
             if action[1] in CREW:
                 io_crew_ability(st, seat, px, action[1])
             else:
                 ABILITY_DO[action[1]](st, seat, px, action)
         else:
-            _use_merc(st, seat, px, action[1])
+            use_merc(st, seat, px, action[1])
     if len(stack) == depth:
         _exec_next(st, st.ml)
     else:
@@ -250,20 +261,22 @@ def _step(st: MoonrakersState, op: Op, action: Any) -> None:
         stack.insert(depth, ("exec_next", st.ml))
 
 
-def play_from_hand(st: MoonrakersState, seat: int, card: str, mode: str | None) -> None:
+def play_from_hand(st: MoonrakersState, seat: int, card: str, modes: list[str]) -> None:
+    """Play `card`; `modes` may hold "x2" (MG Overcharger) and "F" (into Flex)."""
     px = st.px[seat]
-    cost = play_cost(st, seat, px, card) + (1 if mode == "x2" else 0)
+    double = "x2" in modes
+    cost = play_cost(st, seat, px, card) + (1 if double else 0)
     px.actions -= cost
     st.hand_remove(seat, card)
     px.cards += 1
-    flex = True if mode == "F" else None
+    flex = True if "F" in modes else None
     if card in CREW:
         play_crew(st, seat, card, flex)
         return
     px.played.append(card)
-    if mode == "x2":
+    if double:
         px.used.add("mg-overcharger")
-    card_effect(st, seat, card, flex, double=mode == "x2")
+    card_effect(st, seat, card, flex, double=double)
 
 
 def play_crew(st: MoonrakersState, seat: int, card: str, flex: bool | None, times: int = 1) -> None:
@@ -272,6 +285,8 @@ def play_crew(st: MoonrakersState, seat: int, card: str, flex: bool | None, time
     if rec.io:
         if card not in st.inplay[seat]:
             st.inplay[seat].append(card)
+        if card not in px.io_played:
+            px.io_played.append(card)
     elif card not in px.played:
         px.played.append(card)
     for _ in range(times):
@@ -313,8 +328,13 @@ def card_effect(
                 if double:
                     value *= 2
                 value += st.kary
-                px.dkinds.add(kind_id)
-            st.reduce(seat, cat, value, flex)
+                if kind_id in DAMAGE_KINDS:
+                    # Arsenal counts Damage card kinds; the Damage 4 / Damage 5 a Crew
+                    # plays as are not cards (E-moonrakers-41).
+                    px.dkinds.add(kind_id)
+                st.deal_damage(seat, value, flex)
+            else:
+                st.reduce(seat, cat, value, flex)
         if kind.block:
             st.block(seat, kind.block)
         if cat == "R":
@@ -339,7 +359,8 @@ def card_effect(
                 st.io_add(seat, "mg-io-overkill", 1)
         px.last_cat = cat
         if kind.draw:
-            if cat == "T" and "thrust-tuner-e2" in parts:
+            # "When playing a *basic* Thruster" (E-moonrakers-36: basic = that card).
+            if kind_id == "T" and "thrust-tuner-e2" in parts:
                 st.push("tuner", seat, kind.draw)
             else:
                 st.draw_cards(seat, kind.draw)
@@ -369,52 +390,6 @@ def _tuner_pick(st: MoonrakersState, op: Op, action: str) -> None:
         st.discard[seat].append(card)
         st.draw_cards(seat, 1)
     st.draw_cards(seat, count - 1)
-
-
-# ----- Mercenaries (A-17, 1-2 players) --------------------------------------------------------
-
-
-def _ml_share(st: MoonrakersState) -> tuple[int, int]:
-    rec = CONTRACTS[st.cid]
-    prestige = rec.prestige - sum(d[0] for d in st.deals.values())
-    credits = rec.credits - sum(d[1] for d in st.deals.values())
-    return prestige, credits
-
-
-def _merc_options(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> None:
-    prestige, credits = st.ml_share
-    credits -= px.merc_credits
-    prestige -= px.merc_prestige
-    for i, card in enumerate(st.merc_row):
-        if card is None:
-            continue
-        if card in CREW:
-            if prestige >= 1:
-                opts.append(["merc", i])
-        elif credits >= px.merc_basic + 1 and st.useful(ACTION[card].cat):
-            opts.append(["merc", i])
-
-
-def _use_merc(st: MoonrakersState, seat: int, px: PX, index: int) -> None:
-    card = st.merc_row[index]
-    assert card is not None
-    st.merc_row[index] = None
-    if card in CREW:
-        # A Mercenary crew: 1 Prestige from the reward; its ability applies; then it
-        # goes to the bottom of the Crew deck and a new crew joins the Merc deck.
-        px.merc_prestige += 1
-        st.reduce(seat, "C", 1)
-        st.put_bottom(st.crew_deck, st.crew_mask, card, ALL)
-        fresh = merc_crew_from_deck(st)
-        if fresh is not None:
-            st.put_bottom(st.merc_deck, st.merc_mask, fresh, 0)
-        st.push_ops(seat, card, CREW[card].ops)
-        return
-    px.merc_basic += 1
-    px.merc_credits += px.merc_basic
-    kind = ACTION[card]
-    st.reduce(seat, kind.cat, kind.req)
-    st.put_bottom(st.merc_deck, st.merc_mask, card, ALL)
 
 
 # ----- end of the contract -------------------------------------------------------------------
@@ -454,7 +429,7 @@ def _exec_end(st: MoonrakersState, ml: int) -> None:
         if second is not None:
             st.credits[second] += rec.second_credits
     elif success:
-        prestige, credits = _ml_share(st)
+        prestige, credits = ml_share(st)
         b_left = rec.bonus
         for s, deal in st.deals.items():
             st.prestige[s] += deal[0]
@@ -532,11 +507,13 @@ def _post_contract(st: MoonrakersState, ml: int) -> None:
 def _cleanup(st: MoonrakersState, seat: int) -> None:
     """A-11: every participant discards played cards and hand, then draws a new hand."""
     px = st.px[seat]
-    st.discard[seat].extend(px.played)
-    px.played = []
+    # The unplayed hand goes under the played cards, so the discard pile's top card
+    # (what the table sees, E-moonrakers-19) is a played card whenever there is one.
     st.discard[seat].extend(st.hand[seat])
     st.hand[seat] = []
     st.known[seat] = []
+    st.discard[seat].extend(px.played)
+    px.played = []
     if "tesselator-mk1" in st.parts[seat] and st.discard[seat]:
         st.push("draw_hand", seat)
         st.push("tesselator", seat)

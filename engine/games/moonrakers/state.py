@@ -52,6 +52,7 @@ class PX:
         "merc_prestige",
         "unblocked",
         "rolled",
+        "io_played",
     )
 
     actions: int
@@ -79,6 +80,7 @@ class PX:
     merc_prestige: int
     unblocked: int
     rolled: int
+    io_played: list[str]
 
     def __init__(self) -> None:
         self.actions = 1
@@ -106,6 +108,7 @@ class PX:
         self.merc_prestige = 0
         self.unblocked = 0
         self.rolled = 0  # hazard dice rolled (targeting this player)
+        self.io_played: list[str] = []  # IO crew played on this contract
 
     def copy(self) -> PX:
         c = PX.__new__(PX)
@@ -117,6 +120,7 @@ class PX:
         c.dkinds = set(self.dkinds)
         c.advkinds = set(self.advkinds)
         c.used = set(self.used)
+        c.io_played = list(self.io_played)
         return c
 
     def public(self) -> dict[str, Any]:
@@ -433,6 +437,16 @@ class MoonrakersState(State):
 
     # ----- contract effects ------------------------------------------------------------
 
+    def deal_damage(self, seat: int, amount: int, flex: bool | None = None) -> None:
+        """Damage a card or ability plays ("Damage 2", "counts as 4 Damage", "→ 5 Damage").
+
+        Only this is "played Damage" (Barrage, MG IO Overkill); a "Damage requirement −N"
+        is a plain `reduce` and is not (E-moonrakers-39).
+        """
+        if amount > 0:
+            self.px[seat].dmg += amount
+            self.reduce(seat, "D", amount, flex)
+
     def reduce(self, seat: int, cat: str, amount: int, flex: bool | None = None) -> None:
         """Reduce requirement `cat` by `amount` (Head to Head: add to `seat`'s score).
 
@@ -441,8 +455,6 @@ class MoonrakersState(State):
         """
         if amount <= 0:
             return
-        if cat == "D":
-            self.px[seat].dmg += amount
         if self.h2h:
             if cat in self.counts:
                 self.score[seat] += amount
@@ -478,11 +490,19 @@ class MoonrakersState(State):
         if eff and "mg-io-charge" in self.parts[seat]:
             self.io_add(seat, "mg-io-charge", eff)
 
-    def roll_die(self, seat: int) -> int:
+    def roll_die(self, seat: int, index: int | None = None) -> int:
+        """Roll a new hazard die at `seat`, or re-roll its die at `index` in place.
+
+        A re-roll is the same die again: it does not count as another die targeting
+        the player (Ace, E-moonrakers-40).
+        """
         value = HAZARD_FACES[self.rng.randrange(len(HAZARD_FACES))]
         px = self.px[seat]
-        px.dice.append(value)
-        px.rolled += 1
+        if index is None:
+            px.dice.append(value)
+            px.rolled += 1
+        else:
+            px.dice[index] = value
         return value
 
     def io_add(self, seat: int, card: str, amount: int) -> None:
@@ -514,6 +534,7 @@ class MoonrakersState(State):
         players = []
         for q in range(self.num_players):
             tp = self.top_public[q]
+            disc = self.discard[q]
             players.append(
                 {
                     "credits": self.credits[q],
@@ -524,7 +545,10 @@ class MoonrakersState(State):
                     "known_hand": sorted(self.known[q]),
                     "draw_size": len(self.draw[q]),
                     "draw_top_known": self.draw[q][-tp:][::-1] if tp else [],
-                    "discard": list(self.discard[q]),
+                    # A table sees the size of a discard pile and its top card
+                    # (E-moonrakers-19).
+                    "discard_size": len(disc),
+                    "discard_top": disc[-1] if disc else None,
                     "looking_size": len(self.looking[q]),
                     "objectives_held": len(self.objs[q]),
                     "objectives_choosing": len(self.obj_pick[q]),
@@ -553,6 +577,7 @@ class MoonrakersState(State):
             "mercs": list(self.merc_row),
             "players": players,
             "hand": sorted(self.hand[seat]),
+            "discard": list(self.discard[seat]),
             "objectives": list(self.objs[seat]),
             "objective_choices": list(self.obj_pick[seat]),
             "looking": list(self.looking[seat]),
@@ -651,12 +676,17 @@ class MoonrakersState(State):
                 hidden_hand.remove(k)
             cards.extend(hidden_hand)
             cards.extend(c.looking[q])
+            # Only the top card of another player's discard pile is seen.
+            disc = c.discard[q]
+            cards.extend(disc[:-1])
             rng.shuffle(cards)
             n_hand = len(hidden_hand)
             n_look = len(c.looking[q])
+            n_disc = max(0, len(disc) - 1)
             c.hand[q] = list(c.known[q]) + cards[:n_hand]
             c.looking[q] = cards[n_hand : n_hand + n_look]
-            c.draw[q] = cards[n_hand + n_look :] + fixed_top
+            c.discard[q] = cards[n_hand + n_look : n_hand + n_look + n_disc] + disc[-1:]
+            c.draw[q] = cards[n_hand + n_look + n_disc :] + fixed_top
         c.rng = random.Random(rng.getrandbits(64))
         c.cur_opts = None
         c._legal_cache = None

@@ -69,12 +69,15 @@ def rig(
         set_parts(st, seat, plist, (io or {}).get(seat))
     queue = {seat: list(values) for seat, values in (dice or {}).items()}
 
-    def fake_roll(seat: int) -> int:
+    def fake_roll(seat: int, index: int | None = None) -> int:
         values = queue.get(seat)
         value = values.pop(0) if values else 0
         px = st.px[seat]
-        px.dice.append(value)
-        px.rolled += 1
+        if index is None:
+            px.dice.append(value)
+            px.rolled += 1
+        else:
+            px.dice[index] = value
         return value
 
     st.roll_die = fake_roll  # type: ignore[method-assign]

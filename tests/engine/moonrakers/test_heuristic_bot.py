@@ -4,6 +4,8 @@ import importlib.util
 import random
 from pathlib import Path
 
+import pytest
+
 import engine
 
 BOT = Path(__file__).resolve().parents[3] / "bots" / "reference" / "moonrakers_heuristic.py"
@@ -46,3 +48,13 @@ def test_heuristic_beats_random_two_players():
         scores = result["scores"]
         better += scores[seed % 2] > scores[1 - seed % 2]
     assert better >= 9
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_heuristic_only_games_mostly_end_at_ten_prestige_not_at_the_round_cap(players):
+    bot = _load()
+    ended = 0
+    for seed in range(8):
+        result = _play(players, 100 + seed, None, bot, set(range(players)))
+        ended += result["reason"] == "prestige" and max(result["scores"]) >= 10
+    assert ended >= 5

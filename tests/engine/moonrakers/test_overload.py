@@ -23,7 +23,7 @@ def test_a_sold_out_advanced_card_may_be_replaced_by_any_card_of_its_type():
     rig(st, "kill-slavers", [0], {0: ["D3", "R"]}, parts={0: ["mg-upgrade-core"]}, actions={0: 2})
     act(st, ["ability", "mg-upgrade-core", "D3"])
     assert pending(st) == "substitute"
-    assert st.legal_actions() == [["take", "D1"], ["take", "D2"], ["take", "D3"]]
+    assert st.legal_actions() == ["none", ["take", "D1"], ["take", "D2"], ["take", "D3"]]
     act(st, ["take", "D3"])
     assert st.discard[0][-1] == "D3"
 

@@ -79,7 +79,7 @@ def test_high_hazard_and_head_to_head_contracts_are_set_aside_then_shuffled_back
 
 
 def test_the_game_is_registered_with_its_facts_and_options():
-    assert GAME.name == "moonrakers" and GAME.rules_version == "moonrakers@1"
+    assert GAME.name == "moonrakers" and GAME.rules_version == "moonrakers@2"
     assert (GAME.min_players, GAME.max_players) == (1, 5) and not GAME.cooperative
     assert GAME.default_options() == {"expansions": ["overload"], "max_rounds": 20}
     assert GAME.check_options({"expansions": []})["expansions"] == []
