@@ -29,15 +29,14 @@ from arena.errors import InvalidInput, NotAllowed, NotFound
 from arena.ladder.crashes import SeatRecord, crash_loop
 from arena.ladder.depth import auto_depth, room, split_depth
 from arena.ladder.selection import Entrant, History, Policy, Table, plan_tables
-from arena.ladder.tables import check_table_sizes, default_table_sizes, duplicate_seatings
+from arena.ladder.tables import default_table_sizes, duplicate_seatings
 from arena.models import Bot, BotVersion, Ladder, LadderEntry, Match, MatchSeat, MatchSet, Rating
+from arena.models.ladder import SETTINGS
 from arena.models.tournaments import enqueue_all, load_enqueue
 
 log = logging.getLogger(__name__)
 
 LADDER = Match.Purpose.LADDER
-MAX_TARGET_DEPTH = 10_000
-MAX_NEWCOMER_GAMES = 1_000
 # The history that fair share and pair counts read, at most (newest first).
 HISTORY_MATCHES = 5_000
 _IN_FLIGHT = [Match.Status.QUEUED, Match.Status.RUNNING]
@@ -74,41 +73,12 @@ def update_ladder(game: str, user, changes: dict[str, Any]) -> Ladder:
     if not is_organiser(user):
         raise NotAllowed("only organisers may change a ladder")
     ladder = ladder_for(game)
-    spec = game_spec(game)
-    fields = []
-    if "status" in changes:
-        if changes["status"] not in Ladder.Status.values:
-            raise InvalidInput(
-                f"status must be one of {', '.join(Ladder.Status.values)}", field="status"
-            )
-        ladder.status = changes["status"]
-        fields.append("status")
-    if "table_sizes" in changes:
+    fields = [field for field in SETTINGS if field in changes]
+    for field in fields:
         try:
-            ladder.table_sizes = check_table_sizes(
-                changes["table_sizes"], spec.min_players, spec.max_players
-            )
+            setattr(ladder, field, ladder.checked(field, changes[field]))
         except ValueError as exc:
-            raise InvalidInput(str(exc), field="table_sizes") from None
-        fields.append("table_sizes")
-    if "target_depth" in changes:
-        depth = changes["target_depth"]
-        if depth is not None and (type(depth) is not int or not 1 <= depth <= MAX_TARGET_DEPTH):
-            raise InvalidInput(
-                f"target_depth must be 1-{MAX_TARGET_DEPTH}, or null to follow the workers' "
-                "capacity",
-                field="target_depth",
-            )
-        ladder.target_depth = depth
-        fields.append("target_depth")
-    if "newcomer_games" in changes:
-        count = changes["newcomer_games"]
-        if type(count) is not int or not 0 <= count <= MAX_NEWCOMER_GAMES:
-            raise InvalidInput(
-                f"newcomer_games must be 0-{MAX_NEWCOMER_GAMES}", field="newcomer_games"
-            )
-        ladder.newcomer_games = count
-        fields.append("newcomer_games")
+            raise InvalidInput(str(exc), field=field) from None
     ladder.updated_by = user
     ladder.save(update_fields=[*fields, "updated_by", "updated_at"])
     return ladder
@@ -289,11 +259,28 @@ def in_flight(game: str) -> int:
     return Match.objects.filter(game=game, purpose=LADDER, status__in=_IN_FLIGHT).count()
 
 
+def recent_match_seconds(last: int = 50) -> float | None:
+    """The mean length of the last ladder matches (None before the first one)."""
+    seconds = list(
+        Match.objects.filter(
+            purpose=LADDER, status=Match.Status.FINISHED, duration_seconds__isnull=False
+        )
+        .order_by("-id")
+        .values_list("duration_seconds", flat=True)[:last]
+    )
+    return sum(seconds) / len(seconds) if seconds else None
+
+
 def target_depths(capacity: int) -> dict[str, int]:
     """Each running ladder's target: its own setting, or its share of the workers' capacity."""
     ladders = [ladder_for(name) for name in engine.game_names()]
     running = [ladder for ladder in ladders if ladder.is_running()]
-    total = auto_depth(capacity, settings.ARENA_LADDER_DEPTH_PER_SLOT)
+    total = auto_depth(
+        capacity,
+        settings.ARENA_LADDER_DEPTH_PER_SLOT,
+        settings.ARENA_LADDER_TICK_SECONDS,
+        recent_match_seconds(),
+    )
     shared = split_depth(
         total,
         {

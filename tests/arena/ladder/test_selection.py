@@ -211,3 +211,11 @@ def test_a_crash_loop_needs_the_last_n_matches_all_forfeited():
     assert crash_loop(crashes[:4], 5) is None
     mixed = [*crashes[:4], SeatRecord(5, "")]
     assert crash_loop(mixed, 5) is None
+
+
+def test_depth_covers_one_tick_of_short_matches_but_stays_bounded():
+    # 2 slots, a 5 s tick, 0.5 s matches: each slot plays 10 per tick, plus one waiting.
+    assert auto_depth(2, 2.0, 5.0, 0.5) == 22
+    assert auto_depth(2, 2.0, 5.0, 60.0) == 4  # long matches: the minimum per slot
+    assert auto_depth(2, 2.0, 5.0, 0.001) == 100  # at most 50 per slot
+    assert auto_depth(2, 2.0, 5.0, None) == 4
