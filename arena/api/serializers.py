@@ -220,11 +220,21 @@ class BotSerializer(serializers.ModelSerializer):
         return BotVersionSerializer(versions[0]).data if versions else None
 
     def _ladder(self, bot):
-        from arena.services.ladder import bot_status
+        from arena.services.ladder import bot_status, running_ladders
 
         cached = getattr(bot, "_ladder_status", None)
         if cached is None:
-            cached = bot._ladder_status = bot_status(bot)
+            # Read once per response, shared by every bot of a page (a list's children
+            # share the root's context).
+            running = self.context.get("ladders_running")
+            if running is None:
+                running = self.context["ladders_running"] = running_ladders()
+            versions = list(bot.versions.all())  # prefetched by the view, newest first
+            latest = max(versions, key=lambda v: v.number).pk if versions else None
+            entry = getattr(bot, "ladder_entry", None)
+            cached = bot._ladder_status = bot_status(
+                bot, latest, entry, running.get(bot.game, True)
+            )
         return cached
 
     @extend_schema_field(serializers.ChoiceField(choices=LadderEntry.Status.choices))

@@ -125,7 +125,7 @@ class BotViewSet(
 
     def get_queryset(self):
         queryset = (
-            Bot.objects.select_related("owner")
+            Bot.objects.select_related("owner", "ladder_entry")
             .annotate(version_count=Count("versions", distinct=True))
             .prefetch_related(
                 Prefetch(

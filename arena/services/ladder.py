@@ -38,7 +38,7 @@ log = logging.getLogger(__name__)
 
 LADDER = Match.Purpose.LADDER
 # The history that fair share and pair counts read, at most (newest first).
-HISTORY_MATCHES = 5_000
+HISTORY_MATCHES = 2_000
 _IN_FLIGHT = [Match.Status.QUEUED, Match.Status.RUNNING]
 
 
@@ -142,8 +142,20 @@ def pause_crash_loops(game: str, entries: dict[int, LadderEntry], now: datetime)
     """Pause every playing version whose last N ladder matches were all its own forfeits."""
     limit = settings.ARENA_LADDER_CRASH_PAUSE
     paused = []
+    # Only versions with a forfeit among their recent ladder matches can be in a loop.
+    suspects = set(
+        MatchSeat.objects.filter(
+            bot_version_id__in=[e.version_id for e in entries.values() if not e.is_paused()],
+            match__purpose=LADDER,
+            match__status=Match.Status.FINISHED,
+            match__finished_at__gte=now - timedelta(seconds=settings.ARENA_LADDER_WINDOW_SECONDS),
+        )
+        .exclude(forfeit_reason="")
+        .values_list("bot_version_id", flat=True)
+        .distinct()
+    )
     for entry in entries.values():
-        if entry.is_paused():
+        if entry.is_paused() or entry.version_id not in suspects:
             continue
         seats = (
             MatchSeat.objects.filter(
@@ -188,21 +200,32 @@ class BotLadderStatus:
     match_ids: list[int]
 
 
-def bot_status(bot: Bot) -> BotLadderStatus:
-    """playing, paused (with the reason and the matches that show it), or waiting."""
-    latest = bot.latest_version()
-    entry = LadderEntry.objects.filter(bot=bot).first()
-    same_version = latest is not None and entry is not None and entry.version_id == latest.pk
-    if same_version and entry is not None and entry.is_paused():
+def bot_status(
+    bot: Bot,
+    latest_version_id: int | None,
+    entry: LadderEntry | None,
+    ladder_running: bool,
+) -> BotLadderStatus:
+    """playing, paused (with the reason and the matches that show it), or waiting.
+
+    The caller passes what it has read (the API prefetches it for a whole page).
+    """
+    if entry is not None and entry.version_id == latest_version_id and entry.is_paused():
         return BotLadderStatus(
             LadderEntry.Status.PAUSED, entry.pause_reason, list(entry.pause_match_ids)
         )
-    if not bot.is_active or latest is None:
-        return BotLadderStatus(LadderEntry.Status.WAITING, None, [])
-    ladder = Ladder.objects.filter(game=bot.game).first()
-    if ladder is not None and not ladder.is_running():
+    if not bot.is_active or latest_version_id is None or not ladder_running:
         return BotLadderStatus(LadderEntry.Status.WAITING, None, [])
     return BotLadderStatus(LadderEntry.Status.PLAYING, None, [])
+
+
+def running_ladders() -> dict[str, bool]:
+    """{game: running?}; a game with no row yet has a running ladder (the default)."""
+    stored = dict(Ladder.objects.values_list("game", "status"))
+    return {
+        name: stored.get(name, Ladder.Status.RUNNING) == Ladder.Status.RUNNING
+        for name in engine.game_names()
+    }
 
 
 # ----- scheduling --------------------------------------------------------------------------
