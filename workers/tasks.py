@@ -431,6 +431,8 @@ def worker_capacity() -> int:
             slots += concurrency
     # This task runs on a worker, so there is at least one slot even if none answered.
     slots = max(1, slots)
+    if _capacity.get("slots") != slots:
+        log.info("ladder: %d worker slots (%d workers answered)", slots, len(replies))
     _capacity.update(at=now, slots=slots)
     return slots
 

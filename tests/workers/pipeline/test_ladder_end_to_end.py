@@ -7,6 +7,7 @@ API through DRF's test client. Nobody creates a tournament or touches the ladder
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
@@ -55,7 +56,8 @@ def test_an_uploaded_bot_plays_its_newcomer_matches_and_reaches_the_leaderboard(
         concurrency=2,
         isolation="sandbox",
         beat=True,
-        extra_env={"ARENA_LADDER_TICK_SECONDS": "1", "ARENA_LADDER_CAPACITY": "2"},
+        # Capacity: asked of the running workers (celery inspect), as in production.
+        extra_env={"ARENA_LADDER_TICK_SECONDS": "1"},
     )
 
     # The reference bots play their own newcomer matches first (against each other).
@@ -100,4 +102,6 @@ def test_an_uploaded_bot_plays_its_newcomer_matches_and_reaches_the_leaderboard(
     assert row["games"] <= finished.count() + 4
     ladder = APIClient().get("/api/ladders/moonrollers/").json()
     assert ladder["status"] == "running" and ladder["matches_last_hour"] >= 2 * NEWCOMER_GAMES
+    # The scheduler sized the ladder from the workers' own answer (celery inspect).
+    assert re.search(r"ladder: \d+ worker slots \([1-9]\d* workers answered\)", worker.text())
     assert next(b for b in ladder["bots"] if b["bot_id"] == bot_id)["ladder_games"] >= 10
