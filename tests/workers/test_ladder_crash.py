@@ -13,7 +13,7 @@ import pytest
 from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
-from arena.models import Bot, LadderEntry, Match, MatchSeat
+from arena.models import Bot, LadderEntry, Match, MatchSeat, Rating
 from arena.services import ladder as ladder_service
 from workers import tasks
 
@@ -90,7 +90,8 @@ def test_a_crash_looping_version_is_paused_then_reenters_with_a_new_version(
         for match_id in tick(django_capture_on_commit_callbacks, seed):
             assert not MatchSeat.objects.filter(match_id=match_id, bot=crasher).exists()
 
-    # A new version re-enters: it plays again and is no longer paused.
+    # A new version re-enters: it plays again and is no longer paused; the rating continues.
+    games_before = Rating.objects.get(bot=crasher, game="moonrollers").games
     fixed = crasher.add_version((REFERENCE / "first_bot.py").read_bytes(), "bot.py")
     played = []
     for seed in range(200, 204):
@@ -101,3 +102,5 @@ def test_a_crash_looping_version_is_paused_then_reenters_with_a_new_version(
     entry.refresh_from_db()
     assert not entry.is_paused() and entry.version_id == fixed.pk
     assert client.get(f"/api/bots/{crasher.pk}/").json()["ladder_status"] == "playing"
+    rating = Rating.objects.get(bot=crasher, game="moonrollers")
+    assert rating.games == games_before + seats.count()

@@ -137,6 +137,40 @@ def test_the_reaper_requeues_a_match_whose_worker_vanished(owner, sent):
     assert Match.objects.get(pk=fresh.pk).status == Match.Status.RUNNING
 
 
+def test_the_reaper_sends_a_match_back_to_its_purposes_queue(owner, monkeypatch):
+    sent: list[tuple[int, str]] = []
+    monkeypatch.setattr(
+        tasks, "enqueue_match", lambda match_id, purpose: sent.append((match_id, purpose))
+    )
+    bots = [make_bot(owner, n, reference("random_bot.py")) for n in ("a", "b")]
+    stuck = make_match(bots, purpose=Match.Purpose.LADDER)
+    assert stuck.try_claim(deadline_seconds=60)
+    Match.objects.filter(pk=stuck.pk).update(deadline_at=timezone.now() - timedelta(seconds=1))
+    tasks.reap_stuck_matches()
+    assert sent == [(stuck.pk, "ladder")]
+
+
+def test_each_purpose_has_its_queue_and_the_prefix_isolates_them(monkeypatch):
+    from workers import routing
+
+    monkeypatch.delenv("ARENA_QUEUE", raising=False)
+    assert routing.queue_for_purpose("ladder") == "ladder"
+    assert routing.queue_names() == [
+        "maintenance",
+        "validation",
+        "tournament",
+        "challenge",
+        "ladder",
+    ]
+    monkeypatch.setenv("ARENA_QUEUE", "t1")
+    assert routing.queue_for_purpose("tournament") == "t1.tournament"
+    assert routing.route_task("workers.tasks.schedule_ladders", (), {}, {}) == {
+        "queue": "t1.maintenance"
+    }
+    with pytest.raises(ValueError, match="purpose"):
+        routing.queue_for_purpose("fun")
+
+
 def test_the_reaper_fails_a_stuck_match_out_of_attempts(owner, sent, settings):
     settings.ARENA_MAX_ATTEMPTS = 1
     bots = [make_bot(owner, n, reference("random_bot.py")) for n in ("a", "b")]

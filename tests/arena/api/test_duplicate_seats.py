@@ -7,6 +7,7 @@ from collections import Counter
 import pytest
 
 from arena.models import Match, MatchSet
+from tests.arena.conftest import ENQUEUED_PURPOSES
 
 pytestmark = pytest.mark.django_db
 
@@ -48,6 +49,7 @@ def test_a_duplicate_round_robin_plays_each_table_as_sets_of_rotations(
     # Distinct sets of one table have distinct seeds.
     assert len({s.seed for s in sets}) == len(sets)
     assert sorted(enqueued) == sorted(Match.objects.values_list("id", flat=True))
+    assert set(ENQUEUED_PURPOSES.values()) == {"tournament"}
     seat_counts = Counter(
         (seat.bot_id, seat.seat)
         for m in Match.objects.prefetch_related("seats")

@@ -9,6 +9,7 @@ import pytest
 import engine
 from arena.models import Ladder, LadderEntry, Match
 from arena.services import ladder as ladder_service
+from tests.arena.conftest import ENQUEUED_PURPOSES
 
 pytestmark = pytest.mark.django_db
 
@@ -35,6 +36,7 @@ def test_a_ladder_shows_its_bots_and_its_matches(anonymous, duel_bots, run_on_co
     # Sets of 2 and 3 matches alternate: 2 + 3 + 2.
     ids = run_on_commit(ladder_service.schedule_game, "duel", 7, random.Random(1))
     assert len(ids) == 7 and sorted(enqueued) == sorted(ids)
+    assert set(ENQUEUED_PURPOSES.values()) == {"ladder"}
     assert run_on_commit(ladder_service.schedule_game, "duel", 7, random.Random(1)) == []
     data = anonymous.get("/api/ladders/duel/").json()
     assert data["queued"] == 7 and data["running"] == 0
