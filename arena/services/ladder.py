@@ -458,13 +458,14 @@ def bot_rows(game: str) -> list[dict[str, Any]]:
             "id", "number"
         )
     )
+    running = running_ladders().get(game, True)
     rows = []
     for bot_id, entry in sorted(entries.items()):
         status = (
             LadderEntry.Status.PAUSED
             if entry.is_paused()
             else LadderEntry.Status.PLAYING
-            if entry.bot.is_active
+            if entry.bot.is_active and running
             else LadderEntry.Status.WAITING
         )
         rows.append(
