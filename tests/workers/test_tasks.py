@@ -150,27 +150,6 @@ def test_the_reaper_sends_a_match_back_to_its_purposes_queue(owner, monkeypatch)
     assert sent == [(stuck.pk, "ladder")]
 
 
-def test_each_purpose_has_its_queue_and_the_prefix_isolates_them(monkeypatch):
-    from workers import routing
-
-    monkeypatch.delenv("ARENA_QUEUE", raising=False)
-    assert routing.queue_for_purpose("ladder") == "ladder"
-    assert routing.queue_names() == [
-        "maintenance",
-        "validation",
-        "tournament",
-        "challenge",
-        "ladder",
-    ]
-    monkeypatch.setenv("ARENA_QUEUE", "t1")
-    assert routing.queue_for_purpose("tournament") == "t1.tournament"
-    assert routing.route_task("workers.tasks.schedule_ladders", (), {}, {}) == {
-        "queue": "t1.maintenance"
-    }
-    with pytest.raises(ValueError, match="purpose"):
-        routing.queue_for_purpose("fun")
-
-
 def test_the_reaper_fails_a_stuck_match_out_of_attempts(owner, sent, settings):
     settings.ARENA_MAX_ATTEMPTS = 1
     bots = [make_bot(owner, n, reference("random_bot.py")) for n in ("a", "b")]
