@@ -166,6 +166,7 @@ def simulate(
     threshold: float = 0.95,
     policy: Policy | None = None,
     tick: int = 8,
+    duplicate: bool = True,
 ) -> Run:
     """One run of a simulated ladder; see the module docstring."""
     policy = policy or Policy()
@@ -222,7 +223,8 @@ def simulate(
             for table in tables:
                 match_seed = rng.getrandbits(62)
                 for seating in duplicate_seatings(table.bots):
-                    played(seating, match_seed)
+                    # Without duplicates (for comparison only), each rotation gets its own seed.
+                    played(seating, match_seed if duplicate else rng.getrandbits(62))
         else:
             seating = rng.sample(range(bots), size)
             played(seating, rng.getrandbits(62))

@@ -70,6 +70,11 @@ class Command(BaseCommand):
         parser.add_argument("--exploration", type=float, default=None)
         parser.add_argument("--newcomer-games", type=int, default=None)
         parser.add_argument("--jobs", type=int, default=1, help="processes (default 1)")
+        parser.add_argument(
+            "--no-duplicates",
+            action="store_true",
+            help="for comparison: the ladder's sets get a fresh seed per rotation",
+        )
         parser.add_argument("--json", action="store_true", help="one JSON object per run too")
 
     def handle(self, *args, **options):
@@ -118,6 +123,7 @@ class Command(BaseCommand):
                                 "directory": directory,
                                 "newcomer_games": newcomer,
                                 "exploration": exploration,
+                                "duplicate": not options["no_duplicates"],
                             }
                         )
         started = time.perf_counter()
