@@ -473,7 +473,7 @@ class LadderViewSet(viewsets.GenericViewSet):
     @extend_schema(summary="Every game's ladder", responses=s.LadderSerializer(many=True))
     def list(self, request):
         rows = [
-            ladder_service.summary(ladder_service.ladder_for(name), _capacity())
+            ladder_service.summary(ladder_service.ladder_for(name), _capacity(), bots=True)
             for name in engine.game_names()
         ]
         return Response(s.LadderSerializer(rows, many=True).data)

@@ -30,6 +30,7 @@ def test_anyone_lists_every_games_ladder(anonymous):
     assert duel["status"] == "running" and duel["table_sizes"] == [2, 3]
     assert duel["target_depth"] is None and duel["newcomer_games"] == 10
     assert duel["queued"] == 0 and duel["running"] == 0 and duel["matches_last_hour"] == 0
+    assert duel["bots"] == []
 
 
 def test_a_ladder_shows_its_bots_and_its_matches(anonymous, duel_bots, run_on_commit, enqueued):
