@@ -11,6 +11,8 @@ correlation between the leaderboard and the true order stays at or above the thr
 from __future__ import annotations
 
 import json
+import multiprocessing
+import os
 import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -71,6 +73,13 @@ class Command(BaseCommand):
         parser.add_argument("--newcomer-games", type=int, default=None)
         parser.add_argument("--jobs", type=int, default=1, help="processes (default 1)")
         parser.add_argument(
+            "--hash-seed",
+            type=int,
+            default=0,
+            help="PYTHONHASHSEED of the processes that play (default 0): the reference "
+            "heuristics iterate over sets, so without a fixed one runs do not repeat",
+        )
+        parser.add_argument(
             "--no-duplicates",
             action="store_true",
             help="for comparison: the ladder's sets get a fresh seed per rotation",
@@ -126,12 +135,10 @@ class Command(BaseCommand):
                                 "duplicate": not options["no_duplicates"],
                             }
                         )
+        if options["jobs"] < 1 or not 0 <= options["hash_seed"] <= 4294967295:
+            raise CommandError("--jobs must be positive and --hash-seed in 0-4294967295")
         started = time.perf_counter()
-        if options["jobs"] > 1:
-            with ProcessPoolExecutor(options["jobs"]) as pool:
-                results = list(pool.map(_run, jobs))
-        else:
-            results = [_run(job) for job in jobs]
+        results = _play_all(jobs, options["jobs"], options["hash_seed"])
         if options["json"]:
             for result in results:
                 self.stdout.write(json.dumps(result))
@@ -172,6 +179,21 @@ class Command(BaseCommand):
                     else f"{'(cooperative)':>15}{'':>8}{'':>7}"
                 )
             )
+
+
+def _play_all(jobs: list[dict[str, Any]], processes: int, hash_seed: int) -> list[dict[str, Any]]:
+    """Play the runs in fresh interpreters started with a fixed hash seed (repeatable)."""
+    previous = os.environ.get("PYTHONHASHSEED")
+    os.environ["PYTHONHASHSEED"] = str(hash_seed)
+    try:
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(processes, mp_context=context) as pool:
+            return list(pool.map(_run, jobs))
+    finally:
+        if previous is None:
+            os.environ.pop("PYTHONHASHSEED", None)
+        else:
+            os.environ["PYTHONHASHSEED"] = previous
 
 
 def _median(values: list[int | None], never: int) -> float | None:
