@@ -11,6 +11,7 @@ from django.contrib.admin.views.main import ERROR_FLAG
 from django.db.models import Count, Q
 from django.http import HttpResponseRedirect
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 
 from arena.errors import ArenaError
@@ -19,6 +20,8 @@ from arena.models import (
     BotVersion,
     Challenge,
     GameRating,
+    Ladder,
+    LadderEntry,
     Leaderboard,
     Match,
     MatchSeat,
@@ -331,8 +334,18 @@ class MatchSeatInline(admin.TabularInline):
 
 @admin.register(Match)
 class MatchAdmin(ModelAdmin):
-    list_display = ["id", "game", "tournament", "status", "result_summary", "rated", "replay"]
-    list_filter = ["game", "status", "rated"]
+    list_display = [
+        "id",
+        "game",
+        "purpose",
+        "tournament",
+        "match_set",
+        "status",
+        "result_summary",
+        "rated",
+        "replay",
+    ]
+    list_filter = ["game", "purpose", "status", "rated"]
     search_fields = ["id", "seats__bot__name"]
     inlines = [MatchSeatInline]
     exclude = ["record"]
@@ -359,3 +372,87 @@ class MatchAdmin(ModelAdmin):
         if match.status != Match.Status.FINISHED:
             return "-"
         return format_html('<a href="{}">replay</a>', reverse("match-replay", args=[match.pk]))
+
+
+@admin.register(Ladder)
+class LadderAdmin(ModelAdmin):
+    """Each game's ladder: pause or resume it, change its table sizes, depth, newcomer games.
+
+    Edits are checked by Ladder.clean() with the API's own rules (Ladder.checked).
+    """
+
+    list_display = [
+        "game",
+        "status",
+        "sizes",
+        "target_depth",
+        "newcomer_games",
+        "queued",
+        "running",
+        "updated_at",
+    ]
+    list_filter = ["status"]
+    fields = ["game", "status", "table_sizes", "target_depth", "newcomer_games"]
+    readonly_fields = ["game"]
+    actions = ["pause", "resume"]
+
+    def has_add_permission(self, request):
+        return False  # GET /api/ladders/ creates each game's row with the defaults
+
+    @admin.display(description="table sizes")
+    def sizes(self, ladder):
+        from arena.services.ladder import table_sizes
+
+        shown = table_sizes(ladder)
+        return ", ".join(map(str, shown)) + ("" if ladder.table_sizes else " (default)")
+
+    def _count(self, ladder, status):
+        return Match.objects.filter(
+            game=ladder.game, purpose=Match.Purpose.LADDER, status=status
+        ).count()
+
+    @admin.display(description="queued")
+    def queued(self, ladder):
+        return self._count(ladder, Match.Status.QUEUED)
+
+    @admin.display(description="running")
+    def running(self, ladder):
+        return self._count(ladder, Match.Status.RUNNING)
+
+    def save_model(self, request, obj, form, change):
+        obj.updated_by = request.user
+        super().save_model(request, obj, form, change)
+
+    @admin.action(description="Pause the selected ladders")
+    def pause(self, request, queryset):
+        queryset.update(status=Ladder.Status.PAUSED, updated_by=request.user)
+
+    @admin.action(description="Resume the selected ladders")
+    def resume(self, request, queryset):
+        queryset.update(status=Ladder.Status.RUNNING, updated_by=request.user)
+
+
+@admin.register(LadderEntry)
+class LadderEntryAdmin(ModelAdmin):
+    list_display = ["bot", "version", "entered_at", "paused_at", "pause_reason"]
+    list_filter = ["bot__game", ("paused_at", admin.EmptyFieldListFilter)]
+    search_fields = ["bot__name", "bot__owner__username"]
+    readonly_fields = [
+        "bot",
+        "version",
+        "entered_at",
+        "paused_at",
+        "pause_reason",
+        "pause_match_ids",
+    ]
+    list_select_related = ["bot", "version"]
+    actions = ["resume"]
+
+    def has_add_permission(self, request):
+        return False
+
+    @admin.action(description="Resume the selected paused bots on the ladder")
+    def resume(self, request, queryset):
+        queryset.filter(paused_at__isnull=False).update(
+            paused_at=None, pause_reason="", pause_match_ids=[], entered_at=timezone.now()
+        )

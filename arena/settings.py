@@ -142,6 +142,8 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "MatchStatusEnum": "arena.models.matches.Match.Status",
         "TournamentStatusEnum": "arena.models.tournaments.Tournament.Status",
+        "LadderStatusEnum": "arena.models.ladder.Ladder.Status",
+        "LadderEntryStatusEnum": "arena.models.ladder.LadderEntry.Status",
     },
 }
 
@@ -197,6 +199,24 @@ ARENA_MAX_TOURNAMENT_MATCHES = env_int("ARENA_MAX_TOURNAMENT_MATCHES", 20000, mi
 # results (0: only on demand); enqueue_refit(game, force) puts a refit on the queue.
 ARENA_SKILL_REFIT_EVERY = env_int("ARENA_SKILL_REFIT_EVERY", 100, minimum=0)
 ARENA_ENQUEUE_REFIT = env_str("ARENA_ENQUEUE_REFIT", "workers.tasks.enqueue_refit")
+
+# --- The ladder (arena/ladder/, arena/services/ladder.py) -------------------------------------
+# Each game's ladder starts with these; organisers change them per game (PATCH /api/ladders/).
+ARENA_LADDER_NEWCOMER_GAMES = env_int("ARENA_LADDER_NEWCOMER_GAMES", 10, minimum=0)
+# A version whose last N ladder matches all ended in its own forfeit is paused.
+ARENA_LADDER_CRASH_PAUSE = env_int("ARENA_LADDER_CRASH_PAUSE", 5, minimum=1)
+# Share of tables drawn uniformly at random instead of for their information.
+ARENA_LADDER_EXPLORATION = env_float("ARENA_LADDER_EXPLORATION", 0.1, minimum=0.0)
+# Worker slots the ladder may fill; 0: ask the running workers (celery inspect), each minute.
+ARENA_LADDER_CAPACITY = env_int("ARENA_LADDER_CAPACITY", 0, minimum=0)
+# Queued + running ladder matches per worker slot, when a ladder sets no target depth.
+ARENA_LADDER_DEPTH_PER_SLOT = env_float("ARENA_LADDER_DEPTH_PER_SLOT", 2.0, minimum=0.5)
+# How far back the fair share per owner and the games per pair look.
+ARENA_LADDER_WINDOW_SECONDS = env_float("ARENA_LADDER_WINDOW_SECONDS", 3600.0, minimum=1.0)
+# The beat schedule's tick (workers/celery.py).
+ARENA_LADDER_TICK_SECONDS = env_float("ARENA_LADDER_TICK_SECONDS", 5.0, minimum=0.5)
+if ARENA_LADDER_EXPLORATION > 1.0:
+    raise ImproperlyConfigured("ARENA_LADDER_EXPLORATION must be between 0 and 1")
 
 LOGGING = {
     "version": 1,

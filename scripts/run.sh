@@ -13,6 +13,8 @@ mkdir -p var
 "$VENV/bin/python" manage.py migrate --noinput
 "$VENV/bin/python" manage.py load_demo
 
+# The ladder fills the worker's slots (the beat's scheduler tops it up every few seconds).
+export ARENA_LADDER_CAPACITY=${ARENA_LADDER_CAPACITY:-${WORKER_CONCURRENCY:-2}}
 "$VENV/bin/celery" -A workers worker --beat --loglevel=INFO --concurrency="${WORKER_CONCURRENCY:-2}" \
     --schedule=var/celerybeat-schedule &
 worker=$!

@@ -62,7 +62,9 @@ app.conf.beat_schedule = {
     },
     "schedule-ladders": {
         "task": "workers.tasks.schedule_ladders",
-        "schedule": float(os.environ.get("ARENA_LADDER_TICK_SECONDS", "5")),
+        "schedule": float(
+            os.environ.get("ARENA_LADDER_TICK_SECONDS", "5")
+        ),  # settings.py checks it
         # A tick that waited longer than the next one is useless: drop it.
         "options": {"expires": 30.0},
     },

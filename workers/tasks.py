@@ -438,3 +438,50 @@ def start_due_tournaments() -> list[int]:
     from arena.services.tournaments import start_due_tournaments as start_due
 
     return start_due()
+
+
+# ----- the ladder ------------------------------------------------------------------------------
+
+CAPACITY_CACHE_SECONDS = 60.0
+_capacity: dict[str, float] = {}
+
+
+def worker_capacity() -> int:
+    """Worker slots (pool processes) consuming matches: the setting, or asked of the workers.
+
+    The answer of `celery inspect stats` is kept a minute: asking waits for replies, and
+    workers come and go far less often than the scheduler ticks.
+    """
+    if settings.ARENA_LADDER_CAPACITY:
+        return int(settings.ARENA_LADDER_CAPACITY)
+    now = time.monotonic()
+    if _capacity and now - _capacity["at"] < CAPACITY_CACHE_SECONDS:
+        return int(_capacity["slots"])
+    slots = 0
+    try:
+        replies = app.control.inspect(timeout=1.0).stats() or {}
+    except Exception as exc:
+        log.warning("ladder: could not ask the workers for their capacity: %s", exc)
+        replies = {}
+    for stats in replies.values():
+        pool = stats.get("pool", {}) if isinstance(stats, dict) else {}
+        concurrency = pool.get("max-concurrency")
+        if isinstance(concurrency, int) and concurrency > 0:
+            slots += concurrency
+    # This task runs on a worker, so there is at least one slot even if none answered.
+    slots = max(1, slots)
+    if _capacity.get("slots") != slots:
+        log.info("ladder: %d worker slots (%d workers answered)", slots, len(replies))
+    _capacity.update(at=now, slots=slots)
+    return slots
+
+
+@app.task(name="workers.tasks.schedule_ladders")
+def schedule_ladders() -> dict[str, int]:
+    """Top every running ladder up to its target depth (beat, every few seconds)."""
+    from arena.services.ladder import schedule_ladders as schedule
+
+    added = schedule(worker_capacity())
+    if any(added.values()):
+        log.info("ladder: %s", added)
+    return added

@@ -18,7 +18,17 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 import engine
-from arena.models import Bot, BotVersion, Challenge, Match, MatchSeat, Rating, Tournament
+from arena.models import (
+    Bot,
+    BotVersion,
+    Challenge,
+    Ladder,
+    LadderEntry,
+    Match,
+    MatchSeat,
+    Rating,
+    Tournament,
+)
 from arena.services.bots import NAME_RE
 from arena.services.rounds import MAX_ROUNDS
 from arena.services.tournaments import MAX_GAMES_PER_PAIRING
@@ -180,6 +190,15 @@ class BotSerializer(serializers.ModelSerializer):
     version_count = serializers.IntegerField(read_only=True)
     latest_version = serializers.SerializerMethodField()
     rating = serializers.SerializerMethodField()
+    ladder_status = serializers.SerializerMethodField(
+        help_text="playing: on its game's ladder; paused: its latest version was paused for "
+        "a crash loop (see ladder_pause_reason); waiting: deactivated, no version, or the "
+        "game's ladder is paused"
+    )
+    ladder_pause_reason = serializers.SerializerMethodField()
+    ladder_pause_matches = serializers.SerializerMethodField(
+        help_text="ids of the ladder matches that show the crash loop"
+    )
 
     class Meta:
         model = Bot
@@ -193,12 +212,43 @@ class BotSerializer(serializers.ModelSerializer):
             "version_count",
             "latest_version",
             "rating",
+            "ladder_status",
+            "ladder_pause_reason",
+            "ladder_pause_matches",
         ]
 
     @extend_schema_field(BotVersionSerializer(allow_null=True))
     def get_latest_version(self, bot):
         versions = list(bot.versions.all())  # prefetched by the view, newest first
         return BotVersionSerializer(versions[0]).data if versions else None
+
+    def _ladder(self, bot):
+        from arena.services.ladder import bot_status, running_ladders
+
+        cached = getattr(bot, "_ladder_status", None)
+        if cached is None:
+            # Read once per response, shared by every bot of a page (a list's children
+            # share the root's context).
+            running = self.context.get("ladders_running")
+            if running is None:
+                running = self.context["ladders_running"] = running_ladders()
+            versions = list(bot.versions.all())  # prefetched by the view, newest first
+            latest = max(versions, key=lambda v: v.number).pk if versions else None
+            entry = getattr(bot, "ladder_entry", None)
+            cached = bot._ladder_status = bot_status(
+                bot, latest, entry, running.get(bot.game, True)
+            )
+        return cached
+
+    @extend_schema_field(serializers.ChoiceField(choices=LadderEntry.Status.choices))
+    def get_ladder_status(self, bot) -> str:
+        return self._ladder(bot).status
+
+    def get_ladder_pause_reason(self, bot) -> str | None:
+        return self._ladder(bot).reason
+
+    def get_ladder_pause_matches(self, bot) -> list[int]:
+        return self._ladder(bot).match_ids
 
     @extend_schema_field(RatingSummarySerializer(allow_null=True))
     def get_rating(self, bot):
@@ -478,6 +528,9 @@ class MatchSerializer(serializers.ModelSerializer):
         fields = [
             "id",
             "tournament",
+            "purpose",
+            "match_set",
+            "set_index",
             "game",
             "rules_version",
             "players",
@@ -506,6 +559,9 @@ class MatchDetailSerializer(MatchSerializer):
 
 
 class MatchFilterSerializer(serializers.Serializer):
+    ladder = serializers.BooleanField(
+        required=False, help_text="true: only ladder matches; false: none of them"
+    )
     tournament = serializers.IntegerField(required=False, min_value=1)
     bot = serializers.IntegerField(required=False, min_value=1)
     game = serializers.CharField(required=False)
@@ -716,3 +772,43 @@ class ChallengeSerializer(serializers.ModelSerializer):
     @extend_schema_field(ChallengeEloSerializer(allow_null=True))
     def get_elo(self, challenge):
         return self._state(challenge)["elo"]
+
+
+# --- ladders --------------------------------------------------------------------------------
+
+
+class LadderBotSerializer(serializers.Serializer):
+    bot_id = serializers.IntegerField()
+    bot = serializers.CharField()
+    owner = serializers.CharField()
+    version = serializers.IntegerField(allow_null=True)
+    status = serializers.ChoiceField(choices=LadderEntry.Status.choices)
+    ladder_games = serializers.IntegerField(help_text="finished ladder matches")
+
+
+class LadderSerializer(serializers.Serializer):
+    game = serializers.CharField()
+    status = serializers.ChoiceField(choices=Ladder.Status.choices)
+    table_sizes = serializers.ListField(child=serializers.IntegerField())
+    target_depth = serializers.IntegerField(
+        allow_null=True, help_text="set by an organiser; null: follows the workers' capacity"
+    )
+    effective_target_depth = serializers.IntegerField(allow_null=True)
+    newcomer_games = serializers.IntegerField()
+    queued = serializers.IntegerField()
+    running = serializers.IntegerField()
+    matches_last_hour = serializers.IntegerField()
+    updated_at = serializers.DateTimeField()
+    bots = LadderBotSerializer(many=True, required=False)
+
+
+class LadderUpdateSerializer(serializers.Serializer):
+    """Shapes only; the service checks ranges against the game and names the field."""
+
+    status = CheckedCharField(
+        required=False,
+        rule=lambda: build_choice_field(serializers.ChoiceField(choices=Ladder.Status.choices)),
+    )
+    table_sizes = serializers.ListField(child=serializers.IntegerField(), required=False)
+    target_depth = serializers.IntegerField(required=False, allow_null=True)
+    newcomer_games = serializers.IntegerField(required=False)

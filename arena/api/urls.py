@@ -12,6 +12,7 @@ router.register("tournaments", views.TournamentViewSet, basename="tournament")
 router.register("matches", views.MatchViewSet, basename="match")
 router.register("leaderboards", views.LeaderboardViewSet, basename="leaderboard")
 router.register("challenges", views.ChallengeViewSet, basename="challenge")
+router.register("ladders", views.LadderViewSet, basename="ladder")
 
 urlpatterns = [
     path("users/", views.RegisterView.as_view(), name="user-register"),

@@ -7,7 +7,7 @@ arena/api/errors.py.
 from __future__ import annotations
 
 from django.conf import settings
-from django.db.models import Count, Prefetch
+from django.db.models import Count, Prefetch, Q
 from django.http import HttpResponse
 from django.utils.http import content_disposition_header
 from drf_spectacular.types import OpenApiTypes
@@ -26,10 +26,11 @@ from arena.api import serializers as s
 from arena.api.parsers import JSONParser
 from arena.api.permissions import IsOrganiser
 from arena.errors import Conflict, InvalidInput, InvalidUpload, NotAllowed, NotFound, Unavailable
-from arena.models import Bot, BotVersion, Challenge, Match, MatchSeat, Rating, Tournament
+from arena.models import Bot, BotVersion, Challenge, Ladder, Match, MatchSeat, Rating, Tournament
 from arena.services import bots as bot_service
 from arena.services import challenges as challenge_service
 from arena.services import control
+from arena.services import ladder as ladder_service
 from arena.services import leaderboards as leaderboard_service
 from arena.services import skills as skill_service
 from arena.services import tournaments as tournament_service
@@ -127,7 +128,7 @@ class BotViewSet(
 
     def get_queryset(self):
         queryset = (
-            Bot.objects.select_related("owner")
+            Bot.objects.select_related("owner", "ladder_entry")
             .annotate(version_count=Count("versions", distinct=True))
             .prefetch_related(
                 Prefetch(
@@ -248,6 +249,17 @@ class BotViewSet(
             raise InvalidInput(str(exc), field="game") from None
         data = {"bot_id": bot.pk, "game": game, **skill_service.history(bot.pk, game)}
         return Response(s.RatingHistorySerializer(data).data)
+
+    @extend_schema(
+        summary="Put a bot paused for a crash loop back on its ladder (owner only)",
+        request=None,
+        responses=s.BotSerializer,
+    )
+    @action(detail=True, methods=["post"])
+    def resume(self, request, pk=None):
+        bot = self.get_object()
+        ladder_service.resume(bot, request.user)
+        return self._show(bot)
 
     @extend_schema(
         summary="Download a version's file (owner only; latest unless ?version=N)",
@@ -412,6 +424,9 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
                 queryset = queryset.filter(game=wanted["game"])
             if "status" in wanted:
                 queryset = queryset.filter(status=wanted["status"])
+            if "ladder" in wanted:
+                ladder = Q(purpose=Match.Purpose.LADDER)
+                queryset = queryset.filter(ladder if wanted["ladder"] else ~ladder)
         return queryset.order_by("-id")
 
     def get_serializer_class(self):
@@ -564,3 +579,57 @@ class ChallengeViewSet(
         challenge = self.get_object()
         challenge_service.cancel_challenge(challenge, request.user)
         return Response(s.ChallengeSerializer(self.get_queryset().get(pk=challenge.pk)).data)
+
+
+# --- ladders --------------------------------------------------------------------------------
+
+
+@extend_schema(tags=["ladders"])
+class LadderViewSet(viewsets.GenericViewSet):
+    """Each game's ladder: anyone sees it; organisers pause it or change its settings."""
+
+    lookup_field = "game"
+    lookup_value_regex = "[^/]+"
+    queryset = Ladder.objects.none()
+    serializer_class = s.LadderSerializer
+    pagination_class = None
+    http_method_names = ["get", "patch", "head", "options"]
+
+    def get_permissions(self):
+        if self.action == "partial_update":
+            return [IsOrganiser()]
+        return [permissions.AllowAny()]
+
+    @extend_schema(summary="Every game's ladder", responses=s.LadderSerializer(many=True))
+    def list(self, request):
+        rows = [
+            ladder_service.summary(ladder_service.ladder_for(name), _capacity(), bots=True)
+            for name in engine.game_names()
+        ]
+        return Response(s.LadderSerializer(rows, many=True).data)
+
+    @extend_schema(summary="A game's ladder, with its bots", responses=s.LadderSerializer)
+    def retrieve(self, request, game=None):
+        ladder = ladder_service.ladder_for(game)
+        return Response(
+            s.LadderSerializer(ladder_service.summary(ladder, _capacity(), bots=True)).data
+        )
+
+    @extend_schema(
+        summary="Pause or resume a ladder, change its settings (organisers)",
+        request=s.LadderUpdateSerializer,
+        responses=s.LadderSerializer,
+    )
+    def partial_update(self, request, game=None):
+        ladder_service.game_spec(game)  # an unknown game is a 404 before the body is read
+        form = s.LadderUpdateSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        ladder = ladder_service.update_ladder(game, request.user, dict(form.validated_data))
+        return Response(
+            s.LadderSerializer(ladder_service.summary(ladder, _capacity(), bots=True)).data
+        )
+
+
+def _capacity() -> int | None:
+    # The API shows the configured capacity only; asking the workers is the scheduler's job.
+    return settings.ARENA_LADDER_CAPACITY or None

@@ -8,8 +8,18 @@ The selection maths is in arena/ladder/, the workflows in arena/services/ladder.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
+
+import engine
+from arena.ladder.tables import check_table_sizes
+
+MAX_TARGET_DEPTH = 10_000
+MAX_NEWCOMER_GAMES = 1_000
+SETTINGS = ("status", "table_sizes", "target_depth", "newcomer_games")
 
 
 class Ladder(models.Model):
@@ -37,6 +47,46 @@ class Ladder(models.Model):
 
     def is_running(self) -> bool:
         return self.status == self.Status.RUNNING
+
+    def checked(self, field: str, value: Any) -> Any:
+        """`value` as `field` may hold it, or ValueError saying why (API and admin alike)."""
+        if field == "status":
+            if value not in self.Status.values:
+                raise ValueError(f"status must be one of {', '.join(self.Status.values)}")
+            return value
+        if field == "table_sizes":
+            spec = engine.get_game(self.game)
+            return check_table_sizes(value, spec.min_players, spec.max_players)
+        if field == "target_depth":
+            if value is not None and (type(value) is not int or not 1 <= value <= MAX_TARGET_DEPTH):
+                raise ValueError(
+                    f"target_depth must be 1-{MAX_TARGET_DEPTH}, or null to follow the "
+                    "workers' capacity"
+                )
+            return value
+        if field == "newcomer_games":
+            if type(value) is not int or not 0 <= value <= MAX_NEWCOMER_GAMES:
+                raise ValueError(f"newcomer_games must be 0-{MAX_NEWCOMER_GAMES}")
+            return value
+        raise ValueError(f"{field} is not a ladder setting")
+
+    def clean(self) -> None:
+        try:
+            engine.get_game(self.game)
+        except engine.UnknownGame as exc:
+            raise ValidationError({"game": str(exc)}) from None
+        errors = {}
+        for field in SETTINGS:
+            value = getattr(self, field)
+            if field == "table_sizes" and value in ([], None):
+                self.table_sizes = []  # empty: the game's default sizes
+                continue
+            try:
+                setattr(self, field, self.checked(field, value))
+            except ValueError as exc:
+                errors[field] = str(exc)
+        if errors:
+            raise ValidationError(errors)
 
 
 class LadderEntry(models.Model):

@@ -44,3 +44,21 @@ class MatchSet(models.Model):
     def is_done(self) -> bool:
         done = self.matches.filter(status__in=[Match.Status.FINISHED, Match.Status.FAILED])
         return done.count() == self.size()
+
+    def points_by_version(self) -> dict[int, float]:
+        """Each version's points over the set's finished matches, as one unit.
+
+        A seat scores 1 for every seat ranked below it and 1/2 for every tie, over
+        players − 1 (so 1 for first alone, 0 for last alone): in a 2-player set, the
+        pair score a sequential test counts (0, 1/2, 1, 3/2 or 2 for two games).
+        """
+        points: dict[int, float] = {}
+        finished = self.matches.filter(status=Match.Status.FINISHED).prefetch_related("seats")
+        for match in finished:
+            seats = [s for s in match.seats.all() if s.rank is not None]
+            for seat in seats:
+                beaten = sum(1.0 for o in seats if o.rank > seat.rank)
+                tied = sum(0.5 for o in seats if o is not seat and o.rank == seat.rank)
+                share = (beaten + tied) / max(1, len(seats) - 1)
+                points[seat.bot_version_id] = points.get(seat.bot_version_id, 0.0) + share
+        return points

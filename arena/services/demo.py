@@ -32,6 +32,8 @@ class DemoReport:
     unchanged: list[str] = field(default_factory=list)
     tournament: Tournament | None = None
     tournament_created: bool = False
+    # {game: number of bots on its ladder} for the ladders that are running.
+    ladders: dict[str, int] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
 
 
@@ -148,8 +150,22 @@ def _try_start(tournament: Tournament, report: DemoReport) -> None:
         report.problems.append(f"the demo tournament was not started: {exc.message}")
 
 
+def load_ladders(report: DemoReport) -> None:
+    """Every game's ladder row (running unless an organiser paused it) and its entries.
+
+    The beat's scheduler then plays the reference bots on every ladder with no further
+    step (they need no organiser: the ladder enters every active bot by itself).
+    """
+    from arena.services.ladder import ladder_for, sync_entries
+
+    for name in engine.game_names():
+        if ladder_for(name).is_running():
+            report.ladders[name] = len(sync_entries(name))
+
+
 def load_demo(game: str | None = None, start: bool = True) -> DemoReport:
     report = DemoReport()
     load_reference_bots(report)
     load_demo_tournament(report, game, start)
+    load_ladders(report)
     return report

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import io
+import random
 
 import pytest
 from django.core.management import call_command
 
-from arena.models import Bot, BotVersion, Tournament
+from arena.models import Bot, BotVersion, LadderEntry, Tournament
 from arena.services.demo import reference_files
+from arena.services.ladder import schedule_game
 
 pytestmark = pytest.mark.django_db
 
@@ -58,3 +60,15 @@ def test_an_unknown_demo_game_is_an_error(reference_dir):
 
     with pytest.raises(CommandError, match="unknown game"):
         call_command("load_demo", "--game", "chess", stdout=io.StringIO())
+
+
+def test_load_demo_puts_the_reference_bots_on_running_ladders(
+    reference_dir, run_on_commit, enqueued
+):
+    out = io.StringIO()
+    run_on_commit(call_command, "load_demo", "--game", "duel", stdout=out, stderr=io.StringIO())
+    assert "ladder running: duel (2 bots)" in out.getvalue()
+    assert "ladder running: crew (1 bots)" in out.getvalue()
+    assert LadderEntry.objects.filter(bot__game="duel").count() == 2
+    ids = run_on_commit(schedule_game, "duel", 4, random.Random(1))
+    assert len(ids) == 4 and set(ids) <= set(enqueued)

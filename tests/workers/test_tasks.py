@@ -137,6 +137,19 @@ def test_the_reaper_requeues_a_match_whose_worker_vanished(owner, sent):
     assert Match.objects.get(pk=fresh.pk).status == Match.Status.RUNNING
 
 
+def test_the_reaper_sends_a_match_back_to_its_purposes_queue(owner, monkeypatch):
+    sent: list[tuple[int, str]] = []
+    monkeypatch.setattr(
+        tasks, "enqueue_match", lambda match_id, purpose: sent.append((match_id, purpose))
+    )
+    bots = [make_bot(owner, n, reference("random_bot.py")) for n in ("a", "b")]
+    stuck = make_match(bots, purpose=Match.Purpose.LADDER)
+    assert stuck.try_claim(deadline_seconds=60)
+    Match.objects.filter(pk=stuck.pk).update(deadline_at=timezone.now() - timedelta(seconds=1))
+    tasks.reap_stuck_matches()
+    assert sent == [(stuck.pk, "ladder")]
+
+
 def test_the_reaper_fails_a_stuck_match_out_of_attempts(owner, sent, settings):
     settings.ARENA_MAX_ATTEMPTS = 1
     bots = [make_bot(owner, n, reference("random_bot.py")) for n in ("a", "b")]

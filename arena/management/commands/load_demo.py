@@ -34,5 +34,7 @@ class Command(BaseCommand):
                 f"demo tournament {verb}: #{report.tournament.pk} {report.tournament.name} "
                 f"({report.tournament.status})"
             )
+        for name, bots in report.ladders.items():
+            out.write(f"ladder running: {name} ({bots} bots)")
         for problem in report.problems:
             self.stderr.write(f"warning: {problem}")

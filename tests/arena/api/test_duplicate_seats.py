@@ -7,6 +7,7 @@ from collections import Counter
 import pytest
 
 from arena.models import Match, MatchSet
+from tests.arena.conftest import ENQUEUED_PURPOSES
 
 pytestmark = pytest.mark.django_db
 
@@ -48,6 +49,7 @@ def test_a_duplicate_round_robin_plays_each_table_as_sets_of_rotations(
     # Distinct sets of one table have distinct seeds.
     assert len({s.seed for s in sets}) == len(sets)
     assert sorted(enqueued) == sorted(Match.objects.values_list("id", flat=True))
+    assert set(ENQUEUED_PURPOSES.values()) == {"tournament"}
     seat_counts = Counter(
         (seat.bot_id, seat.seat)
         for m in Match.objects.prefetch_related("seats")
@@ -68,3 +70,26 @@ def test_a_plain_round_robin_makes_no_sets(organiser, four_bots, run_on_commit):
     assert reply.status_code == 201 and reply.json()["duplicate_seats"] is False
     assert not MatchSet.objects.exists()
     assert not Match.objects.filter(match_set__isnull=False).exists()
+
+
+def test_a_set_scores_its_versions_as_one_unit(organiser, four_bots, run_on_commit):
+    create(
+        organiser,
+        run_on_commit,
+        four_bots[:2],
+        players_per_match=2,
+        games_per_pairing=2,
+        duplicate_seats=True,
+    )
+    match_set = MatchSet.objects.get()
+    first, second = match_set.matches.order_by("set_index")
+    # Seat 0 wins the first game; the second is a tie.
+    for match, ranks in ((first, [1, 2]), (second, [1, 1])):
+        for seat in match.seats.all():
+            seat.rank = ranks[seat.seat]
+            seat.save(update_fields=["rank"])
+        match.status = Match.Status.FINISHED
+        match.save(update_fields=["status"])
+    winner, loser = match_set.versions
+    assert match_set.points_by_version() == {winner: 1.5, loser: 0.5}
+    assert match_set.is_done()

@@ -93,6 +93,7 @@ def start_worker(
         app_module: str = "workers",
         extra_env: dict[str, str] | None = None,
         wait: bool = True,
+        beat: bool = False,
     ) -> WorkerProcess:
         index = len(started)
         env = dict(os.environ)
@@ -123,6 +124,9 @@ def start_worker(
             "--without-mingle",
             "--loglevel=INFO",
         ]
+        if beat:
+            # The periodic jobs (reaper, ladder scheduler) in this worker's process.
+            command += ["--beat", f"--schedule={tmp_path / f'beat{index}'}"]
         with log.open("wb") as out:
             process = subprocess.Popen(
                 command,

@@ -14,20 +14,11 @@ from django.contrib.auth.models import User
 
 from arena.models import Bot, Match, MatchSeat
 from tests.workers.pipeline.conftest import wait_for_matches
-from workers import routing, tasks
+from workers import tasks
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 REFERENCE = Path(__file__).resolve().parents[3] / "bots" / "reference"
-
-
-def test_queue_priority_puts_ladder_matches_behind_everything_else():
-    order = routing.QUEUE_ORDER
-    assert order.index("tournament") < order.index("ladder")
-    assert order.index("validation") < order.index("ladder")
-    assert order.index("challenge") < order.index("ladder")
-    assert {routing.queue_for_purpose(p) for p in Match.Purpose.values} <= set(order)
-    assert order[-1] == "ladder"
 
 
 def test_a_default_worker_takes_tournament_and_validation_before_ladder_matches(start_worker):

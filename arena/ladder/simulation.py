@@ -1,0 +1,244 @@
+"""A simulated ladder: bots of known strength, real games, real ratings, no workers.
+
+Bot i of n plays the game's reference heuristic with probability p_i = i / (n − 1) at each
+decision and a uniformly random legal action otherwise, so the true order is the order
+of p. Matches are played by the engine in this process; ratings move through
+arena.ratings (the Elo the arena uses: ranked tables decomposed pairwise, cooperative
+tables against the game's own rating), summed per bot as arena/services/results.py does.
+
+Two ways to choose tables of one size are compared:
+- "ladder": arena/ladder/selection.py's plan (newcomers, information, exploration),
+  each table played as a duplicate set (one seed, every seat rotation);
+- "random": uniformly random tables in random seat order, a fresh seed each match.
+
+After every `every` matches the leaderboard (bots by rating) is compared with the true
+order by Spearman's rank correlation; the figure reported is the number of matches from
+which it stays at or above the threshold up to the end of the run (None if it never
+does). Used by `python manage.py ladder_bench`.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import engine
+from arena.ladder.selection import Entrant, History, Policy, plan_tables
+from arena.ladder.tables import duplicate_seatings
+from arena.ratings import INITIAL_RATING, rate_cooperative, rate_ranked
+
+Act = Callable[[Any, list[Any]], Any]
+
+
+def load_heuristic(directory: Path, game: str) -> Act:
+    """The reference heuristic's act() for a game, read from its file (arena imports no bots)."""
+    path = directory / f"{game}_heuristic.py"
+    spec = importlib.util.spec_from_file_location(f"ladder_bench_{game}_heuristic", path)
+    if spec is None or spec.loader is None:
+        raise FileNotFoundError(path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.act  # type: ignore[no-any-return]
+
+
+@dataclass
+class MixedBot:
+    """The heuristic with probability p at each decision, a random legal action otherwise."""
+
+    strength: float
+    heuristic: Act
+    rng: random.Random
+
+    def act(self, observation: Any, legal: list[Any]) -> Any:
+        if self.rng.random() < self.strength:
+            return self.heuristic(observation, legal)
+        return self.rng.choice(legal)
+
+
+def play(game: engine.Game, bots: Sequence[MixedBot], seed: int) -> dict[str, Any]:
+    state = game.new_state(len(bots), seed, {})
+    while not state.is_terminal():
+        seat = state.to_move()
+        legal = state.legal_actions()
+        state.apply(bots[seat].act(state.observation(seat), legal))
+    return dict(state.result())
+
+
+def spearman(truth: Sequence[float], estimate: Sequence[float]) -> float:
+    """Spearman's rank correlation of two score lists (no ties expected: ratings are reals)."""
+    n = len(truth)
+    if n < 2:
+        return 1.0
+
+    def ranks(values: Sequence[float]) -> list[int]:
+        order = sorted(range(n), key=lambda i: (values[i], i))
+        found = [0] * n
+        for rank, index in enumerate(order):
+            found[index] = rank
+        return found
+
+    a, b = ranks(truth), ranks(estimate)
+    return 1.0 - 6.0 * sum((x - y) ** 2 for x, y in zip(a, b, strict=True)) / (n * (n * n - 1))
+
+
+def bradley_terry(
+    bots: int, wins: dict[tuple[int, int], float], iterations: int = 200
+) -> list[float]:
+    """Bradley–Terry strengths (log scale) by Hunter's MM algorithm, over pairwise wins.
+
+    `wins[(i, j)]` is how often i beat j (a draw counts half to each). Every pair also
+    gets one virtual game split evenly (a weak prior), so the fit exists from the start.
+    """
+    won = [0.0] * bots
+    games: dict[tuple[int, int], float] = {}
+    for i in range(bots):
+        for j in range(i + 1, bots):
+            games[(i, j)] = 1.0 + wins.get((i, j), 0.0) + wins.get((j, i), 0.0)
+            won[i] += 0.5 + wins.get((i, j), 0.0)
+            won[j] += 0.5 + wins.get((j, i), 0.0)
+    gamma = [1.0] * bots
+    for _ in range(iterations):
+        denominator = [0.0] * bots
+        for (i, j), n in games.items():
+            share = n / (gamma[i] + gamma[j])
+            denominator[i] += share
+            denominator[j] += share
+        gamma = [won[i] / denominator[i] for i in range(bots)]
+        total = sum(gamma)
+        gamma = [g * bots / total for g in gamma]
+    return [math.log(g) for g in gamma]
+
+
+@dataclass
+class Run:
+    game: str
+    size: int
+    mode: str
+    seed: int
+    matches: int = 0
+    reached: int | None = None  # matches after which Spearman of the Elo board stayed >= threshold
+    final: float = 0.0
+    curve: list[tuple[int, float]] = field(default_factory=list)
+    # The same for a Bradley–Terry fit of every result so far (ranked games only).
+    fit_reached: int | None = None
+    fit_curve: list[tuple[int, float]] = field(default_factory=list)
+
+
+@dataclass
+class Ratings:
+    """The arena's Elo bookkeeping for one game, in memory."""
+
+    cooperative: bool
+    rating: dict[int, float] = field(default_factory=dict)
+    games: dict[int, int] = field(default_factory=dict)
+    game_rating: dict[int, float] = field(default_factory=dict)
+
+    def record(self, seating: Sequence[int], result: dict[str, Any]) -> None:
+        before = [self.rating[b] for b in seating]
+        if self.cooperative:
+            success = result.get("outcome") == "success"
+            update = rate_cooperative(
+                before, self.game_rating.get(len(seating), INITIAL_RATING), [success] * len(seating)
+            )
+            self.game_rating[len(seating)] = update.game
+            after = update.seats
+        else:
+            after = rate_ranked(before, result["ranks"], identities=list(seating))
+        for bot, old, new in zip(seating, before, after, strict=True):
+            self.rating[bot] += new - old
+            self.games[bot] += 1
+
+
+def simulate(
+    game_name: str,
+    heuristic: Act,
+    bots: int,
+    size: int,
+    mode: str,
+    seed: int,
+    max_matches: int,
+    every: int,
+    threshold: float = 0.95,
+    policy: Policy | None = None,
+    tick: int = 8,
+    duplicate: bool = True,
+) -> Run:
+    """One run of a simulated ladder; see the module docstring."""
+    policy = policy or Policy()
+    game = engine.get_game(game_name)
+    rng = random.Random(f"ladder-bench:{game_name}:{size}:{mode}:{seed}")
+    strengths = [i / (bots - 1) for i in range(bots)]
+    players = [MixedBot(p, heuristic, random.Random(rng.getrandbits(64))) for p in strengths]
+    ratings = Ratings(
+        game.cooperative, dict.fromkeys(range(bots), INITIAL_RATING), dict.fromkeys(range(bots), 0)
+    )
+    history = History()
+    owners = {bot: bot for bot in range(bots)}  # one owner per bot: fair share is moot here
+    run = Run(game_name, size, mode, seed)
+
+    pair_wins: dict[tuple[int, int], float] = {}
+
+    def played(seating: Sequence[int], match_seed: int) -> None:
+        result = play(game, [players[b] for b in seating], match_seed)
+        ratings.record(seating, result)
+        history.add(seating, owners, 1)
+        if not game.cooperative:
+            ranks = result["ranks"]
+            for a, first in enumerate(seating):
+                for b, second in enumerate(seating):
+                    if ranks[a] < ranks[b]:
+                        pair_wins[(first, second)] = pair_wins.get((first, second), 0.0) + 1
+                    elif ranks[a] == ranks[b] and a != b:
+                        pair_wins[(first, second)] = pair_wins.get((first, second), 0.0) + 0.5
+        run.matches += 1
+        if run.matches % every == 0:
+            board = [ratings.rating[b] for b in range(bots)]
+            run.curve.append((run.matches, spearman(strengths, board)))
+            if not game.cooperative:
+                fit = bradley_terry(bots, pair_wins)
+                run.fit_curve.append((run.matches, spearman(strengths, fit)))
+
+    while run.matches < max_matches:
+        if mode == "ladder":
+            entrants = [
+                Entrant(
+                    bot_id=b,
+                    owner_id=b,
+                    version_id=b,
+                    rating=ratings.rating[b],
+                    games=ratings.games[b],
+                    ladder_games=ratings.games[b],
+                )
+                for b in range(bots)
+            ]
+            budget = min(tick, max_matches - run.matches)
+            tables = plan_tables(entrants, [size], budget, rng, policy, history)
+            if not tables:
+                break
+            for table in tables:
+                match_seed = rng.getrandbits(62)
+                for seating in duplicate_seatings(table.bots):
+                    # Without duplicates (for comparison only), each rotation gets its own seed.
+                    played(seating, match_seed if duplicate else rng.getrandbits(62))
+        else:
+            seating = rng.sample(range(bots), size)
+            played(seating, rng.getrandbits(62))
+    run.final = run.curve[-1][1] if run.curve else 0.0
+    run.reached = stays_from(run.curve, threshold)
+    run.fit_reached = stays_from(run.fit_curve, threshold)
+    return run
+
+
+def stays_from(curve: Sequence[tuple[int, float]], threshold: float) -> int | None:
+    """The first checkpoint from which every later one is at or above the threshold."""
+    reached = None
+    for matches, rho in reversed(curve):
+        if rho < threshold:
+            break
+        reached = matches
+    return reached

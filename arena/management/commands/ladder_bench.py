@@ -1,0 +1,212 @@
+"""`python manage.py ladder_bench`: how many matches until the leaderboard is right.
+
+A simulated ladder (arena/ladder/simulation.py): bots of known strength, games played by
+the engine in this process, the arena's Elo, no database and no workers. For each game,
+at 2 players and at the game's default multiplayer size, it plays the ladder's selection
+and uniformly random tables, and prints the number of matches from which the Spearman
+correlation between the leaderboard and the true order stays at or above the threshold
+(to the end of the run; "-" if it never settles), and the ratio ladder / random.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import statistics
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+
+import engine
+from arena.ladder.selection import Policy
+from arena.ladder.simulation import load_heuristic, simulate
+from arena.ladder.tables import default_table_sizes
+
+MODES = ("ladder", "random")
+
+
+def _run(job: dict[str, Any]) -> dict[str, Any]:
+    heuristic = load_heuristic(Path(job.pop("directory")), job["game_name"])
+    policy = Policy(job.pop("newcomer_games"), job.pop("exploration"))
+    started = time.perf_counter()
+    run = simulate(heuristic=heuristic, policy=policy, **job)
+    return {
+        "game": run.game,
+        "size": run.size,
+        "mode": run.mode,
+        "seed": run.seed,
+        "matches": run.matches,
+        "elo_reached": run.reached,
+        "fit_reached": run.fit_reached,
+        "final_spearman": round(run.final, 4),
+        "seconds": round(time.perf_counter() - started, 1),
+    }
+
+
+class Command(BaseCommand):
+    help = (
+        "Simulate the ladder against uniformly random tables and print how many matches each "
+        "needs before the leaderboard's Spearman correlation with the true order stays >= 0.95."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--games", nargs="+", help="games (default: every registered game)")
+        parser.add_argument("--bots", type=int, default=20, help="simulated bots (default 20)")
+        parser.add_argument("--seeds", type=int, default=1, help="runs per case (default 1)")
+        parser.add_argument("--first-seed", type=int, default=1)
+        parser.add_argument(
+            "--sizes", nargs="+", type=int, help="table sizes (default: 2 and the game's default)"
+        )
+        parser.add_argument(
+            "--max-matches", type=int, default=1500, help="matches per run (default 1500)"
+        )
+        parser.add_argument(
+            "--every", type=int, default=20, help="matches between two checks (default 20)"
+        )
+        parser.add_argument("--threshold", type=float, default=0.95)
+        parser.add_argument("--exploration", type=float, default=None)
+        parser.add_argument("--newcomer-games", type=int, default=None)
+        parser.add_argument("--jobs", type=int, default=1, help="processes (default 1)")
+        parser.add_argument(
+            "--hash-seed",
+            type=int,
+            default=0,
+            help="PYTHONHASHSEED of the processes that play (default 0): the reference "
+            "heuristics iterate over sets, so without a fixed one runs do not repeat",
+        )
+        parser.add_argument(
+            "--no-duplicates",
+            action="store_true",
+            help="for comparison: the ladder's sets get a fresh seed per rotation",
+        )
+        parser.add_argument("--json", action="store_true", help="one JSON object per run too")
+
+    def handle(self, *args, **options):
+        games = options["games"] or engine.game_names()
+        for name in games:
+            if name not in engine.game_names():
+                raise CommandError(
+                    f"unknown game {name!r}; known: {', '.join(engine.game_names())}"
+                )
+        if options["bots"] < 3:
+            raise CommandError("--bots must be at least 3")
+        if not 0 < options["threshold"] <= 1:
+            raise CommandError("--threshold must be in (0, 1]")
+        if options["seeds"] < 1 or options["max_matches"] < 1 or options["every"] < 1:
+            raise CommandError("--seeds, --max-matches and --every must be positive")
+        exploration = options["exploration"]
+        if exploration is None:
+            exploration = settings.ARENA_LADDER_EXPLORATION
+        if not 0 <= exploration <= 1:
+            raise CommandError("--exploration must be between 0 and 1")
+        newcomer = options["newcomer_games"]
+        if newcomer is None:
+            newcomer = settings.ARENA_LADDER_NEWCOMER_GAMES
+        directory = str(settings.ARENA_REFERENCE_BOTS_DIR)
+        jobs = []
+        for name in games:
+            spec = engine.get_game(name)
+            sizes = options["sizes"] or default_table_sizes(
+                name, spec.min_players, spec.max_players
+            )
+            for size in sizes:
+                if not max(2, spec.min_players) <= size <= min(spec.max_players, options["bots"]):
+                    raise CommandError(f"{name} cannot seat {size} players at a ladder table")
+                for seed in range(options["first_seed"], options["first_seed"] + options["seeds"]):
+                    for mode in MODES:
+                        jobs.append(
+                            {
+                                "game_name": name,
+                                "bots": options["bots"],
+                                "size": size,
+                                "mode": mode,
+                                "seed": seed,
+                                "max_matches": options["max_matches"],
+                                "every": options["every"],
+                                "threshold": options["threshold"],
+                                "directory": directory,
+                                "newcomer_games": newcomer,
+                                "exploration": exploration,
+                                "duplicate": not options["no_duplicates"],
+                            }
+                        )
+        if options["jobs"] < 1 or not 0 <= options["hash_seed"] <= 4294967295:
+            raise CommandError("--jobs must be positive and --hash-seed in 0-4294967295")
+        started = time.perf_counter()
+        results = _play_all(jobs, options["jobs"], options["hash_seed"])
+        if options["json"]:
+            for result in results:
+                self.stdout.write(json.dumps(result))
+        self._table(results, options)
+        self.stdout.write(f"total {time.perf_counter() - started:.0f} s")
+
+    def _table(self, results: list[dict[str, Any]], options) -> None:
+        out = self.stdout
+        out.write(
+            f"{options['bots']} bots (p = i/{options['bots'] - 1}), runs of "
+            f"{options['max_matches']} matches, checked every {options['every']}; matches until "
+            f"Spearman stays >= {options['threshold']} (median over {options['seeds']} seed(s); "
+            "'-': not within the run)"
+        )
+        out.write(
+            f"{'game':<16}{'size':>5}  {'Elo: ladder':>12}{'random':>8}{'ratio':>7}"
+            f"   {'BT fit: ladder':>15}{'random':>8}{'ratio':>7}"
+        )
+        cases = sorted({(r["game"], r["size"]) for r in results})
+        for game, size in cases:
+            row = [r for r in results if r["game"] == game and r["size"] == size]
+            cells = []
+            for key in ("elo_reached", "fit_reached"):
+                found = {
+                    mode: _median(
+                        [r[key] for r in row if r["mode"] == mode], options["max_matches"]
+                    )
+                    for mode in MODES
+                }
+                cells.append(found)
+            out.write(
+                f"{game:<16}{size:>5}  "
+                + _cells(cells[0], 12)
+                + "   "
+                + (
+                    _cells(cells[1], 15)
+                    if engine.get_game(game).cooperative is False
+                    else f"{'(cooperative)':>15}{'':>8}{'':>7}"
+                )
+            )
+
+
+def _play_all(jobs: list[dict[str, Any]], processes: int, hash_seed: int) -> list[dict[str, Any]]:
+    """Play the runs in fresh interpreters started with a fixed hash seed (repeatable)."""
+    previous = os.environ.get("PYTHONHASHSEED")
+    os.environ["PYTHONHASHSEED"] = str(hash_seed)
+    try:
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(processes, mp_context=context) as pool:
+            return list(pool.map(_run, jobs))
+    finally:
+        if previous is None:
+            os.environ.pop("PYTHONHASHSEED", None)
+        else:
+            os.environ["PYTHONHASHSEED"] = previous
+
+
+def _median(values: list[int | None], never: int) -> float | None:
+    # A run that never settles counts as one past its end, so the median stays defined.
+    if not values:
+        return None
+    if all(v is None for v in values):
+        return None
+    return statistics.median(never + 1 if v is None else v for v in values)
+
+
+def _cells(found: dict[str, float | None], width: int) -> str:
+    ladder, random_ = found["ladder"], found["random"]
+    ratio = f"{ladder / random_:.2f}" if ladder and random_ else "-"
+    show = lambda v: "-" if v is None else f"{v:.0f}"  # noqa: E731
+    return f"{show(ladder):>{width}}{show(random_):>8}{ratio:>7}"

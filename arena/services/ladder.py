@@ -1,0 +1,481 @@
+"""The ladder's database work: who is on it, what to play next, pauses, settings.
+
+Every active bot with a version is on its game's ladder (an upload's checks, the smoke
+match included, run before a version is stored, so every version passed validation). The
+latest version plays; a new version replaces the old one, keeping the bot's rating; a
+deactivated bot leaves. `schedule_ladders` is called by the beat task every few seconds:
+it pauses crash-looping versions, then tops each running ladder up to its target depth
+with duplicate sets chosen by arena/ladder/selection.py, in one transaction per game that
+holds the ladder row's lock (two ticks at once never overfill it), and enqueues the new
+matches on the ladder queue after commit.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Count, Q
+from django.utils import timezone
+
+import engine
+from arena.accounts import is_organiser
+from arena.errors import InvalidInput, NotAllowed, NotFound
+from arena.ladder.crashes import SeatRecord, crash_loop
+from arena.ladder.depth import auto_depth, room, split_depth
+from arena.ladder.selection import Entrant, History, Policy, Table, plan_tables
+from arena.ladder.tables import default_table_sizes, duplicate_seatings
+from arena.models import Bot, BotVersion, Ladder, LadderEntry, Match, MatchSeat, MatchSet, Rating
+from arena.models.ladder import SETTINGS
+from arena.models.tournaments import enqueue_all, load_enqueue
+
+log = logging.getLogger(__name__)
+
+LADDER = Match.Purpose.LADDER
+# The history that fair share and pair counts read, at most (newest first).
+HISTORY_MATCHES = 2_000
+_IN_FLIGHT = [Match.Status.QUEUED, Match.Status.RUNNING]
+
+
+# ----- ladders and their settings ------------------------------------------------------------
+
+
+def game_spec(game: str) -> engine.Game:
+    try:
+        return engine.get_game(game)
+    except engine.UnknownGame as exc:
+        raise NotFound(str(exc)) from None
+
+
+def ladder_for(game: str) -> Ladder:
+    """The game's ladder row, created with the defaults on first use."""
+    spec = game_spec(game)
+    ladder, _ = Ladder.objects.get_or_create(
+        game=spec.name, defaults={"newcomer_games": settings.ARENA_LADDER_NEWCOMER_GAMES}
+    )
+    return ladder
+
+
+def table_sizes(ladder: Ladder) -> list[int]:
+    spec = game_spec(ladder.game)
+    return list(ladder.table_sizes) or default_table_sizes(
+        spec.name, spec.min_players, spec.max_players
+    )
+
+
+def update_ladder(game: str, user, changes: dict[str, Any]) -> Ladder:
+    """Organisers pause or resume a ladder and change its settings; 400 names the field."""
+    if not is_organiser(user):
+        raise NotAllowed("only organisers may change a ladder")
+    ladder = ladder_for(game)
+    fields = [field for field in SETTINGS if field in changes]
+    for field in fields:
+        try:
+            setattr(ladder, field, ladder.checked(field, changes[field]))
+        except ValueError as exc:
+            raise InvalidInput(str(exc), field=field) from None
+    ladder.updated_by = user
+    ladder.save(update_fields=[*fields, "updated_by", "updated_at"])
+    return ladder
+
+
+# ----- entries: who plays ------------------------------------------------------------------
+
+
+def sync_entries(game: str, now: datetime | None = None) -> dict[int, LadderEntry]:
+    """One entry per active bot of the game with a version, on its latest version.
+
+    A bot whose latest version is newer than its entry's re-enters: the pause (if any)
+    and the crash window start again. Returns {bot id: entry} for the active bots.
+    """
+    now = now or timezone.now()
+    latest: dict[int, int] = {}
+    for bot_id, version_id in (
+        BotVersion.objects.filter(bot__game=game, bot__is_active=True)
+        .order_by("bot_id", "-number")
+        .values_list("bot_id", "id")
+    ):
+        latest.setdefault(bot_id, version_id)
+    entries = {e.bot_id: e for e in LadderEntry.objects.filter(bot_id__in=latest)}
+    for bot_id, version_id in latest.items():
+        entry = entries.get(bot_id)
+        if entry is None:
+            entry, _ = LadderEntry.objects.get_or_create(
+                bot_id=bot_id, defaults={"version_id": version_id, "entered_at": now}
+            )
+            entries[bot_id] = entry
+        if entry.version_id != version_id:
+            entry.version_id = version_id
+            entry.entered_at = now
+            entry.paused_at = None
+            entry.pause_reason = ""
+            entry.pause_match_ids = []
+            entry.save(
+                update_fields=[
+                    "version",
+                    "entered_at",
+                    "paused_at",
+                    "pause_reason",
+                    "pause_match_ids",
+                ]
+            )
+    return entries
+
+
+def ladder_games_by_version(version_ids: list[int]) -> dict[int, int]:
+    """Ladder matches per version, played or in flight (failed ones do not count)."""
+    return dict(
+        MatchSeat.objects.filter(bot_version_id__in=version_ids, match__purpose=LADDER)
+        .exclude(match__status=Match.Status.FAILED)
+        .values_list("bot_version_id")
+        .annotate(n=Count("id"))
+        .values_list("bot_version_id", "n")
+    )
+
+
+def pause_crash_loops(game: str, entries: dict[int, LadderEntry], now: datetime) -> list[int]:
+    """Pause every playing version whose last N ladder matches were all its own forfeits."""
+    limit = settings.ARENA_LADDER_CRASH_PAUSE
+    paused = []
+    # Only versions with a forfeit among their recent ladder matches can be in a loop.
+    suspects = set(
+        MatchSeat.objects.filter(
+            bot_version_id__in=[e.version_id for e in entries.values() if not e.is_paused()],
+            match__purpose=LADDER,
+            match__status=Match.Status.FINISHED,
+            match__finished_at__gte=now - timedelta(seconds=settings.ARENA_LADDER_WINDOW_SECONDS),
+        )
+        .exclude(forfeit_reason="")
+        .values_list("bot_version_id", flat=True)
+        .distinct()
+    )
+    for entry in entries.values():
+        if entry.is_paused() or entry.version_id not in suspects:
+            continue
+        seats = (
+            MatchSeat.objects.filter(
+                bot_version_id=entry.version_id,
+                match__purpose=LADDER,
+                match__status=Match.Status.FINISHED,
+                match__created_at__gte=entry.entered_at,
+            )
+            .order_by("-match__finished_at", "-match_id")
+            .values_list("match_id", "forfeit_reason")[:limit]
+        )
+        loop = crash_loop([SeatRecord(m, reason) for m, reason in seats], limit)
+        if loop is None:
+            continue
+        updated = LadderEntry.objects.filter(
+            pk=entry.pk, paused_at__isnull=True, version_id=entry.version_id
+        ).update(paused_at=now, pause_reason=loop.reason, pause_match_ids=loop.match_ids)
+        if updated:
+            entry.paused_at, entry.pause_reason = now, loop.reason
+            entry.pause_match_ids = loop.match_ids
+            paused.append(entry.bot_id)
+            log.warning("ladder: bot %s paused: %s", entry.bot_id, loop.reason)
+    return paused
+
+
+def resume(bot: Bot, user) -> LadderEntry | None:
+    """The owner re-enters a paused version; its crash window starts again."""
+    if not bot.is_owned_by(user):
+        raise NotAllowed(f"only the owner of bot {bot.name!r} may resume it")
+    entry = LadderEntry.objects.filter(bot=bot).first()
+    if entry is not None and entry.is_paused():
+        entry.paused_at, entry.pause_reason, entry.pause_match_ids = None, "", []
+        entry.entered_at = timezone.now()
+        entry.save(update_fields=["paused_at", "pause_reason", "pause_match_ids", "entered_at"])
+    return entry
+
+
+@dataclass(frozen=True)
+class BotLadderStatus:
+    status: str
+    reason: str | None
+    match_ids: list[int]
+
+
+def bot_status(
+    bot: Bot,
+    latest_version_id: int | None,
+    entry: LadderEntry | None,
+    ladder_running: bool,
+) -> BotLadderStatus:
+    """playing, paused (with the reason and the matches that show it), or waiting.
+
+    The caller passes what it has read (the API prefetches it for a whole page).
+    """
+    if entry is not None and entry.version_id == latest_version_id and entry.is_paused():
+        return BotLadderStatus(
+            LadderEntry.Status.PAUSED, entry.pause_reason, list(entry.pause_match_ids)
+        )
+    if not bot.is_active or latest_version_id is None or not ladder_running:
+        return BotLadderStatus(LadderEntry.Status.WAITING, None, [])
+    return BotLadderStatus(LadderEntry.Status.PLAYING, None, [])
+
+
+def running_ladders() -> dict[str, bool]:
+    """{game: running?}; a game with no row yet has a running ladder (the default)."""
+    stored = dict(Ladder.objects.values_list("game", "status"))
+    return {
+        name: stored.get(name, Ladder.Status.RUNNING) == Ladder.Status.RUNNING
+        for name in engine.game_names()
+    }
+
+
+# ----- scheduling --------------------------------------------------------------------------
+
+
+def entrants(game: str, entries: dict[int, LadderEntry]) -> list[Entrant]:
+    bots = {
+        b.pk: b
+        for b in Bot.objects.filter(pk__in=list(entries)).only("id", "owner_id", "is_active")
+    }
+    ratings = {r.bot_id: r for r in Rating.objects.filter(game=game, bot_id__in=list(entries))}
+    played = ladder_games_by_version([e.version_id for e in entries.values()])
+    found = []
+    for bot_id, entry in sorted(entries.items()):
+        rating = ratings.get(bot_id)
+        found.append(
+            Entrant(
+                bot_id=bot_id,
+                owner_id=bots[bot_id].owner_id,
+                version_id=entry.version_id,
+                rating=rating.rating if rating else 1500.0,
+                games=rating.games if rating else 0,
+                ladder_games=played.get(entry.version_id, 0),
+                active=bots[bot_id].is_active,
+                paused=entry.is_paused(),
+            )
+        )
+    return found
+
+
+def recent_history(game: str, since: datetime) -> History:
+    """Seats per owner, games per pair and matches per size over the recent window."""
+    history = History()
+    ids = list(
+        Match.objects.filter(game=game, purpose=LADDER, created_at__gte=since)
+        .exclude(status=Match.Status.FAILED)
+        .order_by("-id")
+        .values_list("id", flat=True)[:HISTORY_MATCHES]
+    )
+    tables: dict[int, list[tuple[int, int]]] = {}
+    for match_id, bot_id, owner_id in (
+        MatchSeat.objects.filter(match_id__in=ids)
+        .order_by("match_id", "seat")
+        .values_list("match_id", "bot_id", "bot__owner_id")
+    ):
+        tables.setdefault(match_id, []).append((bot_id, owner_id))
+    for seats in tables.values():
+        bots = [bot for bot, _ in seats]
+        history.add(bots, dict(seats), 1)
+    return history
+
+
+def in_flight(game: str) -> int:
+    return Match.objects.filter(game=game, purpose=LADDER, status__in=_IN_FLIGHT).count()
+
+
+def recent_match_seconds(last: int = 50) -> float | None:
+    """The mean length of the last ladder matches (None before the first one)."""
+    seconds = list(
+        Match.objects.filter(
+            purpose=LADDER, status=Match.Status.FINISHED, duration_seconds__isnull=False
+        )
+        .order_by("-id")
+        .values_list("duration_seconds", flat=True)[:last]
+    )
+    return sum(seconds) / len(seconds) if seconds else None
+
+
+def target_depths(capacity: int) -> dict[str, int]:
+    """Each running ladder's target: its own setting, or its share of the workers' capacity."""
+    ladders = [ladder_for(name) for name in engine.game_names()]
+    running = [ladder for ladder in ladders if ladder.is_running()]
+    total = auto_depth(
+        capacity,
+        settings.ARENA_LADDER_DEPTH_PER_SLOT,
+        settings.ARENA_LADDER_TICK_SECONDS,
+        recent_match_seconds(),
+    )
+    shared = split_depth(
+        total,
+        {
+            ladder.game: min(table_sizes(ladder))
+            for ladder in running
+            if ladder.target_depth is None
+        },
+    )
+    return {
+        ladder.game: ladder.target_depth if ladder.target_depth is not None else shared[ladder.game]
+        for ladder in running
+    }
+
+
+def schedule_game(
+    game: str, target: int, rng: random.Random, now: datetime | None = None
+) -> list[int]:
+    """Top one ladder up to `target` queued + running matches; returns the new match ids."""
+    now = now or timezone.now()
+    enqueue = load_enqueue()
+    spec = game_spec(game)
+    ladder_for(spec.name)
+    with transaction.atomic():
+        ladder = Ladder.objects.select_for_update().get(game=spec.name)
+        if not ladder.is_running():
+            return []
+        entries = sync_entries(spec.name, now)
+        pause_crash_loops(spec.name, entries, now)
+        budget = room(target, in_flight(spec.name))
+        if budget == 0:
+            return []
+        since = now - timedelta(seconds=settings.ARENA_LADDER_WINDOW_SECONDS)
+        policy = Policy(ladder.newcomer_games, settings.ARENA_LADDER_EXPLORATION)
+        tables = plan_tables(
+            entrants(spec.name, entries),
+            table_sizes(ladder),
+            budget,
+            rng,
+            policy,
+            recent_history(spec.name, since),
+        )
+        versions = {bot_id: entry.version_id for bot_id, entry in entries.items()}
+        ids = create_sets(spec, tables, versions, rng)
+        transaction.on_commit(lambda: enqueue_all(enqueue, ids, LADDER), robust=True)
+    return ids
+
+
+def create_sets(
+    spec: engine.Game, tables: list[Table], versions: dict[int, int], rng: random.Random
+) -> list[int]:
+    """One MatchSet per table and one match per seat rotation, all on the set's seed."""
+    if not tables:
+        return []
+    seeds = [rng.getrandbits(62) for _ in tables]
+    sets = MatchSet.objects.bulk_create(
+        MatchSet(
+            game=spec.name,
+            purpose=LADDER,
+            seed=seed,
+            players=len(table.bots),
+            versions=[versions[bot] for bot in table.bots],
+        )
+        for table, seed in zip(tables, seeds, strict=True)
+    )
+    options = spec.check_options({})
+    planned = [
+        (match_set, index, seating)
+        for match_set, table in zip(sets, tables, strict=True)
+        for index, seating in enumerate(duplicate_seatings(table.bots))
+    ]
+    matches = Match.objects.bulk_create(
+        Match(
+            purpose=LADDER,
+            match_set=match_set,
+            set_index=index,
+            game=spec.name,
+            rules_version=spec.rules_version,
+            players=len(seating),
+            options=options,
+            seed=match_set.seed,
+        )
+        for match_set, index, seating in planned
+    )
+    MatchSeat.objects.bulk_create(
+        MatchSeat(match=match, seat=seat, bot_id=bot_id, bot_version_id=versions[bot_id])
+        for match, (_, _, seating) in zip(matches, planned, strict=True)
+        for seat, bot_id in enumerate(seating)
+    )
+    return [m.pk for m in matches]
+
+
+def schedule_ladders(capacity: int, rng: random.Random | None = None) -> dict[str, int]:
+    """Every running ladder topped up to its target depth: {game: matches added}."""
+    rng = rng or random.Random()
+    added = {}
+    for game, target in target_depths(capacity).items():
+        added[game] = len(schedule_game(game, target, rng))
+    return added
+
+
+# ----- what the API shows ------------------------------------------------------------------
+
+
+def summary(ladder: Ladder, capacity: int | None = None, bots: bool = False) -> dict[str, Any]:
+    now = timezone.now()
+    matches = Match.objects.filter(game=ladder.game, purpose=LADDER)
+    counts = matches.aggregate(
+        queued=Count("id", filter=Q(status=Match.Status.QUEUED)),
+        running=Count("id", filter=Q(status=Match.Status.RUNNING)),
+        last_hour=Count(
+            "id",
+            filter=Q(status=Match.Status.FINISHED, finished_at__gte=now - timedelta(hours=1)),
+        ),
+    )
+    data: dict[str, Any] = {
+        "game": ladder.game,
+        "status": ladder.status,
+        "table_sizes": table_sizes(ladder),
+        "target_depth": ladder.target_depth,
+        "effective_target_depth": (
+            ladder.target_depth
+            if ladder.target_depth is not None or capacity is None
+            else target_depths(capacity).get(ladder.game)
+        ),
+        "newcomer_games": ladder.newcomer_games,
+        "queued": counts["queued"],
+        "running": counts["running"],
+        "matches_last_hour": counts["last_hour"],
+        "updated_at": ladder.updated_at,
+    }
+    if bots:
+        data["bots"] = bot_rows(ladder.game)
+    return data
+
+
+def bot_rows(game: str) -> list[dict[str, Any]]:
+    """Per bot on the ladder: its version, status and ladder games (finished)."""
+    entries = {
+        e.bot_id: e
+        for e in LadderEntry.objects.filter(bot__game=game).select_related("bot", "bot__owner")
+    }
+    finished = dict(
+        MatchSeat.objects.filter(
+            bot_id__in=list(entries), match__purpose=LADDER, match__status=Match.Status.FINISHED
+        )
+        .values_list("bot_id")
+        .annotate(n=Count("id"))
+        .values_list("bot_id", "n")
+    )
+    numbers = dict(
+        BotVersion.objects.filter(pk__in=[e.version_id for e in entries.values()]).values_list(
+            "id", "number"
+        )
+    )
+    running = running_ladders().get(game, True)
+    rows = []
+    for bot_id, entry in sorted(entries.items()):
+        status = (
+            LadderEntry.Status.PAUSED
+            if entry.is_paused()
+            else LadderEntry.Status.PLAYING
+            if entry.bot.is_active and running
+            else LadderEntry.Status.WAITING
+        )
+        rows.append(
+            {
+                "bot_id": bot_id,
+                "bot": entry.bot.name,
+                "owner": entry.bot.owner.username,
+                "version": numbers.get(entry.version_id),
+                "status": status,
+                "ladder_games": finished.get(bot_id, 0),
+            }
+        )
+    return rows

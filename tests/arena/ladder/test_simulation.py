@@ -1,0 +1,70 @@
+"""The simulated ladder behind `manage.py ladder_bench`: its statistics and a tiny run."""
+
+from __future__ import annotations
+
+import io
+import math
+from pathlib import Path
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from arena.ladder.simulation import (
+    bradley_terry,
+    load_heuristic,
+    simulate,
+    spearman,
+    stays_from,
+)
+
+REFERENCE = Path(__file__).resolve().parents[3] / "bots" / "reference"
+
+
+def test_spearman_matches_its_closed_form():
+    assert spearman([1, 2, 3, 4], [10, 20, 30, 40]) == 1.0
+    assert spearman([1, 2, 3, 4], [4, 3, 2, 1]) == -1.0
+    # One adjacent swap among 5: 1 - 6 * 2 / (5 * 24) = 0.9.
+    assert spearman([1, 2, 3, 4, 5], [1, 2, 4, 3, 5]) == pytest.approx(0.9)
+
+
+def test_bradley_terry_of_two_players_is_the_closed_form_with_its_prior():
+    # 7 wins and 3 losses plus one virtual game split evenly: odds 7.5 / 3.5.
+    strengths = bradley_terry(2, {(0, 1): 7, (1, 0): 3}, iterations=500)
+    assert strengths[0] - strengths[1] == pytest.approx(math.log(7.5 / 3.5), abs=1e-6)
+
+
+def test_stays_from_finds_the_last_dip():
+    curve = [(10, 0.5), (20, 0.96), (30, 0.9), (40, 0.96), (50, 0.97)]
+    assert stays_from(curve, 0.95) == 40
+    assert stays_from([(10, 0.96), (20, 0.5)], 0.95) is None
+
+
+@pytest.mark.parametrize("mode", ["ladder", "random"])
+def test_a_small_simulated_ladder_plays_real_games(mode):
+    heuristic = load_heuristic(REFERENCE, "moonrollers")
+    run = simulate("moonrollers", heuristic, 4, 2, mode, 1, 24, 4)
+    assert run.matches == 24 and len(run.curve) == 6 and len(run.fit_curve) == 6
+    assert all(-1 <= rho <= 1 for _, rho in run.curve)
+
+
+def test_the_bench_command_prints_its_table_and_refuses_bad_flags():
+    out = io.StringIO()
+    call_command(
+        "ladder_bench",
+        "--games",
+        "moonrollers",
+        "--bots",
+        "4",
+        "--sizes",
+        "2",
+        "--max-matches",
+        "20",
+        "--every",
+        "5",
+        stdout=out,
+    )
+    text = out.getvalue()
+    assert "moonrollers" in text and "Elo: ladder" in text and "total" in text
+    for bad in (["--bots", "2"], ["--games", "chess"], ["--sizes", "9"], ["--threshold", "2"]):
+        with pytest.raises(CommandError):
+            call_command("ladder_bench", "--games", "moonrollers", *bad, stdout=io.StringIO())
