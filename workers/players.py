@@ -1,10 +1,19 @@
-"""Seat players: how the referee asks a bot for a move.
+"""Bots as the referee sees them: one channel per bot, serving one or many matches.
 
-`ProcessPlayer` talks JSON lines to a bot process started by a launcher (the
-sandbox in the arena) with per-move deadlines, a time bank and output caps.
-`InProcessPlayer` calls a trusted bot directly, for fast local play and
-benchmarks. Either way a misbehaving bot becomes a `Forfeit`, never an
-exception that reaches the referee.
+`BotProcess` talks JSON lines to one bot process started by a launcher (the sandbox
+in the arena). The process plays every match of a set: the referee posts requests
+tagged with their match, sends each bot all its pending requests in one write
+(`flush`), and reads the answers as they come. Each answer is timed on arrival,
+from when the bot could start on it (the later of the write and the previous
+answer: the runner answers in order), so the per-move limit and the time bank stay
+per match. Faults stay per match where they can: a timeout or a bad answer forfeits
+that match; a process that dies or floods its output forfeits every match it was
+still playing.
+
+`InProcessBot` calls a trusted bot directly, for fast local play and benchmarks.
+`ProcessPlayer` and `InProcessPlayer` are the one-match view (`start`, `act`,
+`end`, `close`) over the same channels. Either way a misbehaving bot becomes a
+`Forfeit`, never an exception that reaches the referee.
 """
 
 from __future__ import annotations
@@ -16,6 +25,7 @@ import selectors
 import signal
 import subprocess
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -53,6 +63,8 @@ def decode_line(line: bytes) -> Any:
 # At most this much wall time is added to one move for time the bot spent
 # runnable but waiting for a CPU, so a loaded host does not cause false timeouts.
 MAX_LOAD_EXTENSION = 5.0
+# The key of a lone match typed without a "match" field (the one-match view).
+LONE = None
 
 
 @dataclass(frozen=True)
@@ -62,125 +74,333 @@ class Forfeit:
     reason: str
 
 
-class Player(Protocol):
-    def start(self, info: dict[str, Any]) -> Forfeit | None: ...
+Answer = tuple[Any, Any]  # (match key, the action or a Forfeit)
 
-    def act(self, observation: dict[str, Any], legal_actions: list[Any]) -> Any | Forfeit: ...
 
-    def end(self, result: dict[str, Any]) -> None: ...
+class Bot(Protocol):
+    """A bot serving one or more matches: the referee's side of the protocol."""
+
+    dead: Forfeit | None
+
+    def post(self, match: Any, message: dict[str, Any]) -> None:
+        """Queue a start, act or end message for `match` (sent by `flush`)."""
+        ...
+
+    def flush(self) -> None: ...
+
+    def take_answers(self) -> list[Answer]:
+        """Answers (or per-match forfeits) that arrived since the last call."""
+        ...
+
+    def waiting(self) -> bool:
+        """Whether a request of this bot is still unanswered."""
+        ...
 
     def close(self) -> str:
         """Stop the bot; return its captured stderr (bounded)."""
         ...
 
 
-class InProcessPlayer:
-    """A trusted bot called in this process: no isolation, no limits."""
+# ----- in this process ---------------------------------------------------------------------
+
+
+class InProcessBot:
+    """A trusted bot called in this process: no isolation, no limits.
+
+    A class bot gets one instance per match, as in the runner."""
 
     def __init__(self, bot: LoadedBot) -> None:
         self.bot = bot
+        self.dead: Forfeit | None = None
+        self._players: dict[Any, LoadedBot] = {}
+        self._first = True
+        self._answers: list[Answer] = []
+        self._outbox: list[tuple[Any, dict[str, Any]]] = []
 
-    def start(self, info: dict[str, Any]) -> Forfeit | None:
-        if self.bot.setup is not None:
-            try:
-                self.bot.setup(info)
-            except Exception as exc:
-                return Forfeit(f"setup raised {type(exc).__name__}: {exc}")
-        return None
+    def post(self, match: Any, message: dict[str, Any]) -> None:
+        self._outbox.append((match, message))
 
-    def act(self, observation: dict[str, Any], legal_actions: list[Any]) -> Any | Forfeit:
+    def flush(self) -> None:
+        outbox, self._outbox = self._outbox, []
+        for match, message in outbox:
+            kind = message["type"]
+            if kind == "act":
+                self._answers.append((match, self._act(match, message)))
+            elif kind == "start":
+                player = self.bot if self._first else self.bot.for_match()
+                self._first = False
+                self._players[match] = player
+                if player.setup is not None:
+                    try:
+                        player.setup(message)
+                    except Exception as exc:
+                        self._answers.append(
+                            (match, Forfeit(f"setup raised {type(exc).__name__}: {exc}"))
+                        )
+            else:
+                player = self._players.pop(match, self.bot)
+                if player.end is not None:
+                    with contextlib.suppress(Exception):
+                        player.end(message.get("result"))
+
+    def _act(self, match: Any, message: dict[str, Any]) -> Any:
+        player = self._players.get(match, self.bot)
         try:
-            return self.bot.act(observation, legal_actions)
+            return player.act(message["observation"], message["legal_actions"])
         except Exception as exc:
             return Forfeit(f"bot raised {type(exc).__name__}: {exc}")
 
-    def end(self, result: dict[str, Any]) -> None:
-        if self.bot.end is not None:
-            with contextlib.suppress(Exception):
-                self.bot.end(result)
+    def take_answers(self) -> list[Answer]:
+        answers, self._answers = self._answers, []
+        return answers
+
+    def waiting(self) -> bool:
+        return bool(self._outbox)
 
     def close(self) -> str:
         return ""
 
 
-class ProcessPlayer:
-    """A bot in its own process, spoken to over JSON lines with deadlines."""
+# ----- a bot process -----------------------------------------------------------------------
 
-    def __init__(self, process: subprocess.Popen[bytes], limits: Limits) -> None:
+
+@dataclass
+class _Request:
+    match: Any
+    budget: float  # move limit + this match's bank when it was sent
+    deadline: float = 0.0
+    extended: float = 0.0
+
+
+class BotProcess:
+    """A bot in its own process, spoken to over JSON lines with deadlines.
+
+    `matches` is how many matches the process plays: the per-match output limit
+    scales with it (the stderr cap does not: it is one process's text).
+    """
+
+    def __init__(self, process: subprocess.Popen[bytes], limits: Limits, matches: int = 1) -> None:
         self.process = process
         self.limits = limits
-        self.bank = limits.time_bank_seconds
+        self.dead: Forfeit | None = None
+        self.banks: dict[Any, float] = {}
         self.output_total = 0
+        self.output_limit = limits.output_bytes_per_match * max(1, matches)
         self.stderr = bytearray()
         self.stderr_dropped = 0
         self._pending = bytearray()
-        self._selector = selectors.DefaultSelector()
+        self._outbox: list[bytes] = []
+        self._requests: list[_Request] = []  # unanswered, in the order sent
+        self._abandoned: set[Any] = set()  # timed out: a late answer is dropped
+        self._answers: list[Answer] = []
+        self._clock = 0.0  # when the bot could start on the oldest unanswered request
+        self._starved_at: float | None = None
+        self._cpu_at: float | None = None
+        self._sent_at = 0.0
         assert process.stdout is not None and process.stderr is not None
         for stream in (process.stdout, process.stderr):
             os.set_blocking(stream.fileno(), False)
-            self._selector.register(stream, selectors.EVENT_READ)
         assert process.stdin is not None
         # Writes never block: a bot that stops reading must not stall the referee.
         self._stdin_fd = process.stdin.fileno()
         os.set_blocking(self._stdin_fd, False)
         self._stdin_open = True
-        self.cpu_seconds = 0.0
-        self._move_started = 0.0
-        self._move_budget = 0.0
-        self._starved_at_start: float | None = None
-        self._cpu_at_start: float | None = None
+        self.stdout_fd = process.stdout.fileno()
+        self.stderr_fd: int | None = process.stderr.fileno()
 
-    # ----- protocol -------------------------------------------------------------
+    # ----- requests ------------------------------------------------------------------------
 
-    def start(self, info: dict[str, Any]) -> Forfeit | None:
-        message = {"type": "start", **info, "limits": self.limits.to_dict()}
-        problem = self._send(message, time.monotonic() + self.limits.startup_seconds)
-        return problem
+    def post(self, match: Any, message: dict[str, Any]) -> None:
+        if self.dead is not None:
+            return
+        if match is not LONE:
+            message = {"match": match, **message}
+        if message["type"] == "act":
+            bank = self.banks.setdefault(match, self.limits.time_bank_seconds)
+            self._requests.append(_Request(match, self.limits.move_seconds + bank))
+        elif message["type"] == "start":
+            message = {**message, "limits": self.limits.to_dict()}
+        self._outbox.append(encode_line(message))
 
-    def act(self, observation: dict[str, Any], legal_actions: list[Any]) -> Any | Forfeit:
-        started = self._move_started = time.monotonic()
-        self._move_budget = self.limits.move_seconds + self.bank
-        self._starved_at_start = self._measure("starved_seconds")
-        self._cpu_at_start = self._measure("cpu_seconds")
-        deadline = started + self._move_budget
-        problem = self._send(
-            {"type": "act", "observation": observation, "legal_actions": legal_actions}, deadline
-        )
+    def flush(self) -> None:
+        """Send everything posted in one write; a bot that has gone is found here."""
+        if not self._outbox or self.dead is not None:
+            self._outbox.clear()
+            return
+        data = b"".join(self._outbox)
+        self._outbox.clear()
+        now = time.monotonic()
+        if not any(request.deadline for request in self._requests):
+            self._clock = now  # nothing was in flight: the bot starts on these now
+        self._sent_at = now
+        self._starved_at = self._measure("starved_seconds")
+        self._cpu_at = self._measure("cpu_seconds")
+        # A write may need the bot to read first (a full pipe): it gets the first
+        # request's time to do so.
+        budget = self._requests[0].budget if self._requests else self.limits.move_seconds
+        problem = self._write(data, now + budget)
         if problem is not None:
-            return problem
-        reply = self._read_line(deadline)
-        if isinstance(reply, Forfeit):
-            return reply
-        if time.monotonic() - started > self.limits.move_seconds:
-            overrun = self._charged() - self.limits.move_seconds
-            if overrun > 0:
-                self.bank = max(0.0, self.bank - overrun)
-        try:
-            message = decode_line(reply)
-        except ValueError:
-            return Forfeit(f"reply is not JSON: {reply[:80].decode('utf-8', 'replace')!r}")
-        if not isinstance(message, dict):
-            return Forfeit("reply is not a JSON object")
-        if "error" in message:
-            return Forfeit(str(message["error"])[:500])
-        if "action" not in message:
-            return Forfeit('reply has no "action" key')
-        return message["action"]
+            self._die(problem)
+            return
+        self._arm()
 
-    def end(self, result: dict[str, Any]) -> None:
-        if self.process.poll() is None:
-            self._send({"type": "end", "result": result}, time.monotonic() + 0.5)
+    def _arm(self) -> None:
+        """Start the clock of the oldest unanswered request, if it has not started."""
+        if self._requests and not self._requests[0].deadline:
+            self._requests[0].deadline = self._clock + self._requests[0].budget
+
+    def waiting(self) -> bool:
+        return bool(self._requests) and self.dead is None
+
+    def next_deadline(self) -> float | None:
+        return self._requests[0].deadline if self._requests and self.dead is None else None
+
+    def take_answers(self) -> list[Answer]:
+        answers, self._answers = self._answers, []
+        return answers
+
+    # ----- reading -------------------------------------------------------------------------
+
+    def on_readable(self, fd: int) -> None:
+        """Read what the bot wrote on `fd` and turn complete lines into answers."""
+        try:
+            chunk = os.read(fd, 65536)
+        except BlockingIOError:
+            return
+        except OSError:
+            chunk = b""
+        if fd == self.stderr_fd:
+            if chunk:
+                self._keep_stderr(chunk)
+            else:
+                self.stderr_fd = None
+            return
+        if not chunk:
+            self._die(self._exit_reason())
+            return
+        self._pending += chunk
+        self.output_total += len(chunk)
+        self._parse_lines()
+
+    def _parse_lines(self) -> None:
+        while self.dead is None:
+            newline = self._pending.find(b"\n")
+            if newline < 0:
+                break
+            line = bytes(self._pending[:newline])
+            del self._pending[: newline + 1]
+            self._on_line(line, time.monotonic())
+        if self.dead is not None:
+            return
+        if len(self._pending) > self.limits.output_bytes_per_move:
+            self._die(
+                Forfeit(
+                    f"flooded its output: over {self.limits.output_bytes_per_move} bytes in one move"
+                ),
+                kill=True,
+            )
+        elif self.output_total > self.output_limit:
+            self._die(Forfeit("flooded its output: over the per-match output limit"), kill=True)
+
+    def _on_line(self, line: bytes, now: float) -> None:
+        try:
+            message = decode_line(line)
+        except ValueError:
+            message = Forfeit(f"reply is not JSON: {line[:80].decode('utf-8', 'replace')!r}")
+        if isinstance(message, dict) and "error" in message and "match" not in message:
+            # The runner failed outside any one match (loading the bot): it is exiting.
+            self._die(Forfeit(str(message["error"])[:500]))
+            return
+        if isinstance(message, dict) and message.get("match", LONE) in self._abandoned:
+            self._abandoned.discard(message.get("match"))
+            return
+        if not self._requests:
+            return  # nothing was asked: a stray line (counted against the output limits)
+        index = 0
+        if isinstance(message, dict):
+            key = message.get("match", LONE)
+            index = next((i for i, r in enumerate(self._requests) if r.match == key), -1)
+            if index < 0:
+                message = Forfeit(
+                    f"answered for match {str(key)[:40]}, which it was not asked about"
+                )
+                index = 0
+        request = self._requests.pop(index)
+        started = self._clock
+        self._clock = now
+        answer: Any
+        if isinstance(message, Forfeit):
+            answer = message
+        elif not isinstance(message, dict):
+            answer = Forfeit("reply is not a JSON object")
+        elif "error" in message:
+            answer = Forfeit(str(message["error"])[:500])
+        elif "action" not in message:
+            answer = Forfeit('reply has no "action" key')
+        else:
+            answer = message["action"]
+            wall = now - started
+            if wall > self.limits.move_seconds:
+                overrun = self._charged(started, now) - self.limits.move_seconds
+                if overrun > 0:
+                    bank = self.banks.get(request.match, 0.0)
+                    self.banks[request.match] = max(0.0, bank - overrun)
+        self._answers.append((request.match, answer))
+        if self._requests:  # the bot starts on the next one now
+            self._requests[0].deadline = 0.0
+            self._requests[0].extended = 0.0
+        self._arm()
+
+    def check_time(self, now: float) -> None:
+        """Forfeit the oldest request if its time is up (after any load extension)."""
+        if self.dead is not None or not self._requests:
+            return
+        request = self._requests[0]
+        if now < request.deadline:
+            return
+        # Time the bot waited for a CPU on a loaded host is not its own.
+        missing = request.budget - self._charged(self._clock, now)
+        if missing > 0.001 and request.extended < MAX_LOAD_EXTENSION:
+            step = min(missing, MAX_LOAD_EXTENSION - request.extended)
+            request.deadline = now + step
+            request.extended += step
+            return
+        self._requests.pop(0)
+        self._abandoned.add(request.match)
+        self.banks[request.match] = 0.0
+        self._answers.append(
+            (
+                request.match,
+                Forfeit(
+                    f"timed out: no move within {self.limits.move_seconds:g}s "
+                    "and the time bank is empty"
+                ),
+            )
+        )
+        self._clock = now
+        self._arm()
+
+    # ----- the end -------------------------------------------------------------------------
+
+    def _die(self, reason: Forfeit, kill: bool = False) -> None:
+        if self.dead is not None:
+            return
+        self.dead = reason
+        for request in self._requests:
+            self._answers.append((request.match, reason))
+        self._requests.clear()
+        if kill:
+            self._kill()
 
     def close(self) -> str:
         self._kill()
         self._drain_stderr()
-        self._selector.close()
         text = self.stderr.decode("utf-8", "replace")
         if self.stderr_dropped:
             text += f"\n[... {self.stderr_dropped} more bytes of stderr dropped]"
         return text
 
-    # ----- plumbing -------------------------------------------------------------
+    # ----- plumbing ------------------------------------------------------------------------
 
     def _measure(self, name: str) -> float | None:
         """A reading the launcher's process may offer (workers/sandbox.py does)."""
@@ -193,22 +413,26 @@ class ProcessPlayer:
             return None
         return float(value) if isinstance(value, float | int) else None
 
-    def _charged(self) -> float:
-        """Time this move counts against the bot: wall time, less the time it was
-        runnable but waited for a CPU, and never less than the CPU it used."""
-        wall = time.monotonic() - self._move_started
+    def _charged(self, started: float, now: float) -> float:
+        """Time a move counts against the bot: wall time, less the time it was runnable
+        but waited for a CPU, and never less than the CPU it used.
+
+        The readings are taken once per write (not per move: that would cost more than a
+        quick bot's move), so for the later requests of a batch both are bounds over
+        the batch so far: lenient on starvation, and the CPU used before this move
+        started is taken off (one core at most)."""
+        wall = now - started
         starved_now = self._measure("starved_seconds")
-        if self._starved_at_start is None or starved_now is None:
+        if self._starved_at is None or starved_now is None:
             return wall
-        starved = max(0.0, starved_now - self._starved_at_start)
+        starved = max(0.0, starved_now - self._starved_at)
         cpu_now = self._measure("cpu_seconds")
         cpu = 0.0
-        if self._cpu_at_start is not None and cpu_now is not None:
-            cpu = max(0.0, cpu_now - self._cpu_at_start)
+        if self._cpu_at is not None and cpu_now is not None:
+            cpu = max(0.0, cpu_now - self._cpu_at - max(0.0, started - self._sent_at))
         return max(wall - starved, cpu)
 
-    def _send(self, message: dict[str, Any], deadline: float) -> Forfeit | None:
-        data = encode_line(message)
+    def _write(self, data: bytes, deadline: float) -> Forfeit | None:
         if not self._stdin_open:
             return self._exit_reason()
         # A bot that has exited is found by the write: a pipe without a reader
@@ -221,81 +445,35 @@ class ProcessPlayer:
             except BlockingIOError:
                 if time.monotonic() > deadline:
                     return Forfeit("timed out: stopped reading its input")
-                self._pump(min(0.01, max(0.0, deadline - time.monotonic())))
-            except (BrokenPipeError, OSError):
+                self._wait_readable(min(0.01, max(0.0, deadline - time.monotonic())))
+                if self.dead is not None:
+                    return self.dead
+            except OSError:
                 self._stdin_open = False
                 return self._exit_reason()
         return None
 
-    def _read_line(self, deadline: float) -> bytes | Forfeit:
-        extended = 0.0
-        while True:
-            newline = self._pending.find(b"\n")
-            if newline >= 0:
-                line = bytes(self._pending[:newline])
-                del self._pending[: newline + 1]
-                return line
-            if len(self._pending) > self.limits.output_bytes_per_move:
-                return Forfeit(
-                    f"flooded its output: over {self.limits.output_bytes_per_move} bytes in one move"
-                )
-            if self.output_total > self.limits.output_bytes_per_match:
-                return Forfeit("flooded its output: over the per-match output limit")
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                # The reply may be waiting unread if this process was slow to wake,
-                # and time the bot spent waiting for a CPU on a loaded host is not its own.
-                self._pump(0)
-                if b"\n" in self._pending:
-                    continue
-                missing = self._move_budget - self._charged()
-                if missing > 0.001 and extended < MAX_LOAD_EXTENSION:
-                    step = min(missing, MAX_LOAD_EXTENSION - extended)
-                    deadline = time.monotonic() + step
-                    extended += step
-                    continue
-                return Forfeit(
-                    f"timed out: no move within {self.limits.move_seconds:g}s "
-                    "and the time bank is empty"
-                )
-            if self._pump(remaining) == "eof":
-                return self._exit_reason()
-
-    def _pump(self, timeout: float) -> str | None:
-        """Move available bytes from the bot's pipes into buffers."""
-        assert self.process.stdout is not None
-        for key, _ in self._selector.select(timeout):
-            try:
-                chunk = os.read(key.fd, 65536)
-            except BlockingIOError:
-                continue
-            if key.fileobj is self.process.stdout:
-                if not chunk:
-                    return "eof"
-                self._pending += chunk
-                self.output_total += len(chunk)
-            else:
-                if not chunk:
-                    self._selector.unregister(key.fileobj)
-                    continue
-                self._keep_stderr(chunk)
-        return None
+    def _wait_readable(self, timeout: float) -> None:
+        """While a write waits: keep the bot's output pipes moving."""
+        with selectors.DefaultSelector() as selector:
+            for fd in (self.stdout_fd, self.stderr_fd):
+                if fd is not None:
+                    selector.register(fd, selectors.EVENT_READ)
+            for key, _ in selector.select(timeout):
+                self.on_readable(key.fd)
 
     def _keep_stderr(self, chunk: bytes) -> None:
         # stderr is read in full (only its head is kept), so it counts towards the
-        # per-match output limit: a bot cannot keep the referee busy reading it.
+        # output limit: a bot cannot keep the referee busy reading it.
         self.output_total += len(chunk)
         room = self.limits.stderr_bytes - len(self.stderr)
         self.stderr += chunk[: max(room, 0)]
         self.stderr_dropped += max(len(chunk) - max(room, 0), 0)
 
     def _drain_stdout(self) -> None:
-        stream = self.process.stdout
-        if stream is None:
-            return
         try:
             while len(self._pending) <= self.limits.output_bytes_per_move:
-                chunk = os.read(stream.fileno(), 65536)
+                chunk = os.read(self.stdout_fd, 65536)
                 if not chunk:
                     return
                 self._pending += chunk
@@ -304,11 +482,10 @@ class ProcessPlayer:
             pass
 
     def _drain_stderr(self) -> None:
-        stream = self.process.stderr
-        if stream is None:
+        if self.process.stderr is None:
             return
         try:
-            while chunk := os.read(stream.fileno(), 65536):
+            while chunk := os.read(self.process.stderr.fileno(), 65536):
                 self._keep_stderr(chunk)
         except (BlockingIOError, OSError, ValueError):
             pass
@@ -358,9 +535,109 @@ class ProcessPlayer:
         else:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 self.process.wait(timeout=5)
-        for stream in (self.process.stdin,):
-            try:
-                if stream is not None:
-                    stream.close()
-            except OSError:
-                pass
+        if self.process.stdin is not None:
+            with contextlib.suppress(OSError):
+                self.process.stdin.close()
+
+
+def watch(selector: selectors.BaseSelector, bot: Bot) -> None:
+    """Register a bot process's pipes with the referee's selector (in-process bots have none)."""
+    if isinstance(bot, BotProcess):
+        for fd in (bot.stdout_fd, bot.stderr_fd):
+            if fd is not None:
+                selector.register(fd, selectors.EVENT_READ, bot)
+
+
+def wait_for_answers(bots: Iterable[Bot], selector: selectors.BaseSelector) -> None:
+    """Wait until a bot process has answered or the oldest request of one is out of time.
+
+    `selector` holds every BotProcess's pipes (`watch`). Returns at once when no
+    process has a request in flight.
+    """
+    waiting = [bot for bot in bots if isinstance(bot, BotProcess) and bot.waiting()]
+    if not waiting:
+        return
+    deadline = min(bot.next_deadline() or 0.0 for bot in waiting)
+    _read(selector, selector.select(max(0.0, deadline - time.monotonic())))
+    now = time.monotonic()
+    late = [bot for bot in waiting if bot.waiting() and now >= (bot.next_deadline() or 0.0)]
+    if late:
+        # The reply may be waiting unread if this process was slow to wake.
+        _read(selector, selector.select(0))
+        for bot in late:
+            bot.check_time(time.monotonic())
+
+
+def _read(selector: selectors.BaseSelector, events: list[Any]) -> None:
+    for key, _ in events:
+        bot = key.data
+        bot.on_readable(key.fd)
+        finished = bot.dead is not None if key.fd == bot.stdout_fd else bot.stderr_fd is None
+        if finished:
+            selector.unregister(key.fd)
+
+
+# ----- the one-match view ------------------------------------------------------------------
+
+
+class Player(Protocol):
+    bot: Any
+
+    def start(self, info: dict[str, Any]) -> Forfeit | None: ...
+
+    def act(self, observation: dict[str, Any], legal_actions: list[Any]) -> Any | Forfeit: ...
+
+    def end(self, result: dict[str, Any]) -> None: ...
+
+    def close(self) -> str:
+        """Stop the bot; return its captured stderr (bounded)."""
+        ...
+
+
+class _OneMatch:
+    """start/act/end/close for one match over a channel (benchmarks, hand-driven tests)."""
+
+    bot: Any
+
+    def start(self, info: dict[str, Any]) -> Forfeit | None:
+        self.bot.post(LONE, {"type": "start", **info})
+        self.bot.flush()
+        answers = self.bot.take_answers()
+        return next((a for _, a in answers if isinstance(a, Forfeit)), self.bot.dead)
+
+    def act(self, observation: dict[str, Any], legal_actions: list[Any]) -> Any | Forfeit:
+        self.bot.post(
+            LONE, {"type": "act", "observation": observation, "legal_actions": legal_actions}
+        )
+        self.bot.flush()
+        with selectors.DefaultSelector() as selector:
+            watch(selector, self.bot)
+            while self.bot.waiting():
+                wait_for_answers([self.bot], selector)
+        answers = self.bot.take_answers()
+        if not answers:
+            return self.bot.dead or Forfeit("no answer")
+        return answers[-1][1]
+
+    def end(self, result: dict[str, Any]) -> None:
+        self.bot.post(LONE, {"type": "end", "result": result})
+        self.bot.flush()
+
+    def close(self) -> str:
+        return str(self.bot.close())
+
+
+class InProcessPlayer(_OneMatch):
+    """A trusted bot called in this process: no isolation, no limits."""
+
+    def __init__(self, bot: LoadedBot) -> None:
+        self.bot = InProcessBot(bot)
+
+
+class ProcessPlayer(_OneMatch):
+    """A bot in its own process, for one match."""
+
+    def __init__(self, process: subprocess.Popen[bytes], limits: Limits) -> None:
+        self.bot = BotProcess(process, limits)
+        self.process = process
+        self.limits = limits
