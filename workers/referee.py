@@ -19,13 +19,15 @@ from __future__ import annotations
 import random
 import selectors
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import engine
 from engine.core.ranking import ranks_from_keys
 from workers.players import Bot, Forfeit, Player, wait_for_answers, watch
+
+HEARTBEAT_SECONDS = 60.0
 
 
 @dataclass
@@ -123,12 +125,15 @@ def play_set(
     matches: Sequence[SetMatch],
     bots: Sequence[Bot],
     match_seconds: float | None = None,
+    heartbeat: Callable[[], None] | None = None,
 ) -> list[MatchOutcome]:
     """Play every match of a set to the end; one outcome per match, in order.
 
     Raises only for a bad set-up (engine errors). `match_seconds` bounds each match's
     wall-clock time as if the set's matches were played one after another. The bots are
-    closed at the end (their stderr goes to every match they sat in).
+    closed at the end (their stderr goes to every match they sat in). `heartbeat` is
+    called about every HEARTBEAT_SECONDS while the set plays (the task keeps its claims
+    alive with it).
     """
     game = engine.get_game(game_name)
     tables = [_Table(game, spec) for spec in matches]
@@ -157,7 +162,11 @@ def play_set(
                     },
                 )
         active = list(tables)
+        beat = started
         while active:
+            if heartbeat is not None and time.monotonic() - beat > HEARTBEAT_SECONDS:
+                heartbeat()
+                beat = time.monotonic()
             _ask_all(active, bots, deadline)
             _collect(active, by_key, bots, selector)
             still = []

@@ -1,11 +1,14 @@
 """Celery tasks: thin, idempotent, and given ids only.
 
-`run_match(match_id)` claims the match by a conditional update (a second delivery
-finds it taken and does nothing), writes each seat's bot version into a private
-temp dir, starts one process per seat through the launcher chosen in settings
-(the bubblewrap sandbox, or a plain process), lets the referee play the engine to
-the end and hands the outcome to `arena.services.results.record_result`, which
-commits the result and the ratings once.
+`run_set(match_ids)` plays a set of matches between the same bot versions (a
+MatchSet, a pairing's games; `enqueue_set` and `enqueue_matches` send them) and
+`run_match(match_id)` one match, as a set of one. Each match is claimed by a
+conditional update (a second delivery finds it taken and does nothing); each bot
+version of the set is written once into a private temp dir and started once, in one
+process for the whole set, through the launcher chosen in settings (the bubblewrap
+sandbox, or a plain process); the referee plays the set's matches interleaved, and
+each outcome goes, in the set's order, to `arena.services.results.record_result`,
+which commits that match's result and ratings once.
 
 A bot that misbehaves is a match result (a forfeit), never a retry. Only
 infrastructure faults (database, broker, sandbox unavailable, processes that
@@ -18,12 +21,14 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import json
 import logging
 import os
 import tempfile
 import time
 import traceback
 import uuid
+from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -33,7 +38,7 @@ from django.db import DatabaseError, close_old_connections, connection
 from django.utils import timezone
 
 import engine
-from arena.models import BotVersion, Match, MatchSeat
+from arena.models import BotVersion, Match, MatchSeat, MatchSet
 from arena.services import rows, skills
 from arena.services.challenges import advance_stalled_challenges
 from arena.services.results import after_failure, record_failure, record_result
@@ -41,8 +46,8 @@ from workers import routing
 from workers.celery import app
 from workers.launchers import Launcher, get_launcher
 from workers.limits import Limits, LimitsError
-from workers.players import ProcessPlayer
-from workers.referee import MatchOutcome, play_match
+from workers.players import BotProcess
+from workers.referee import MatchOutcome, SetMatch, play_set
 
 log = logging.getLogger(__name__)
 
@@ -85,12 +90,14 @@ def worker_launcher() -> Launcher:
 
 
 def _bot_file(folder: Path, seat: MatchSeat) -> Path:
+    """The seat's bot version as a file, written once per version for the whole set."""
     version = seat.bot_version
     name = "bot.zip" if version.is_zip() else "bot.py"
-    seat_dir = folder / f"seat{seat.seat}"
-    seat_dir.mkdir(mode=0o700)
-    path = seat_dir / name
-    path.write_bytes(bytes(version.source))
+    version_dir = folder / f"version{version.pk}"
+    path = version_dir / name
+    if not path.exists():
+        version_dir.mkdir(mode=0o700, exist_ok=True)
+        path.write_bytes(bytes(version.source))
     return path
 
 
@@ -108,16 +115,14 @@ def _scratch() -> str | None:
     return None
 
 
-def _close_quietly(players: list[ProcessPlayer]) -> None:
-    for player in players:
+def _close_quietly(bots: list[BotProcess]) -> None:
+    for bot in bots:
         with contextlib.suppress(Exception):
-            player.close()
+            bot.close()
 
 
-def play_claimed(match: Match, seats: list[MatchSeat] | None = None) -> MatchOutcome:
-    """Play a match this worker has claimed; raise Unplayable or InfrastructureFault."""
-    if seats is None:
-        seats = list(match.seats.select_related("bot_version").order_by("seat"))
+def check_playable(match: Match, seats: list[MatchSeat]) -> Limits:
+    """Raise Unplayable when a claimed match cannot be played at all; return its limits."""
     if len(seats) != match.players:
         raise Unplayable(f"the match has {len(seats)} seat rows for {match.players} players")
     try:
@@ -128,26 +133,57 @@ def play_claimed(match: Match, seats: list[MatchSeat] | None = None) -> MatchOut
         game.check_options(match.options)
     except (LimitsError, engine.UnknownGame, engine.InvalidSetup) as exc:
         raise Unplayable(str(exc)) from exc
+    return limits
+
+
+def play_claimed_set(
+    claimed: list[tuple[Match, list[MatchSeat]]],
+    limits: Limits,
+    heartbeat: Callable[[], None] | None = None,
+) -> list[MatchOutcome]:
+    """Play claimed matches of one game and limits as one set: one process per bot version
+    (per seat it holds in a match: self-play starts one per seat). Raises Unplayable or
+    InfrastructureFault."""
     launcher = worker_launcher()
-    players: list[ProcessPlayer] = []
-    with tempfile.TemporaryDirectory(prefix=f"arena-match-{match.pk}-", dir=_scratch()) as folder:
+    first = claimed[0][0]
+    # A process per (version, its n-th seat in a match): versions in a set's usual case.
+    process_of: dict[tuple[int, int], int] = {}
+    specs = []
+    for match, seats in claimed:
+        seen: dict[int, int] = {}
+        placed = []
+        for seat in seats:
+            nth = seen[seat.bot_version_id] = seen.get(seat.bot_version_id, -1) + 1
+            placed.append(process_of.setdefault((seat.bot_version_id, nth), len(process_of)))
+        specs.append(SetMatch(key=match.pk, seed=match.seed, seats=placed, options=match.options))
+    bots: list[BotProcess] = []
+    prefix = f"arena-set-{first.pk}-"
+    with tempfile.TemporaryDirectory(prefix=prefix, dir=_scratch()) as folder:
         try:
-            for seat in seats:
+            versions = {s.bot_version_id: s for _, seats in claimed for s in seats}
+            for version_id, _ in process_of:  # in the order of their indexes
+                seat = versions[version_id]
                 path = _bot_file(Path(folder), seat)
                 try:
                     process = launcher.launch(path, limits)
                 except Exception as exc:
                     raise InfrastructureFault(f"could not start seat {seat.seat}: {exc}") from exc
-                players.append(ProcessPlayer(process, limits))
+                bots.append(BotProcess(process, limits, matches=len(claimed)))
             try:
-                return play_match(
-                    match.game, match.seed, players, match.options, limits.match_seconds
-                )
+                return play_set(first.game, specs, bots, limits.match_seconds, heartbeat)
             except Exception as exc:
                 raise Unplayable(_describe(exc, "the referee stopped")) from exc
         finally:
-            # play_match closes its players; this covers a failure before or inside it.
-            _close_quietly(players)
+            # play_set closes its bots; this covers a failure before or inside it.
+            _close_quietly(bots)
+
+
+def play_claimed(match: Match, seats: list[MatchSeat] | None = None) -> MatchOutcome:
+    """Play one match this worker has claimed; raise Unplayable or InfrastructureFault."""
+    if seats is None:
+        seats = list(match.seats.select_related("bot_version").order_by("seat"))
+    limits = check_playable(match, seats)
+    return play_claimed_set([(match, seats)], limits)[0]
 
 
 # The reads and the claim on every match's path are written out: see arena/services/rows.py.
@@ -174,33 +210,43 @@ _READ_SQL = (
     " FROM arena_match m"
     " LEFT JOIN arena_matchseat s ON s.match_id = m.id"
     " LEFT JOIN arena_botversion v ON v.id = s.bot_version_id"
-    " WHERE m.id = %s ORDER BY s.seat"
+    " WHERE m.id {ids} ORDER BY m.id, s.seat"
 )
-# The claim: one conditional UPDATE that returns the new attempt count (None: not queued).
+# The claim: one conditional UPDATE that returns each claimed match's new attempt count
+# (a match not queued is not returned).
 _CLAIM_SQL = (
     "UPDATE arena_match SET status = %s, claim_token = %s, claimed_at = %s, deadline_at = %s,"
-    " attempts = attempts + 1{commit_mode} WHERE id = %s AND status = %s RETURNING attempts"
+    " attempts = attempts + 1{commit_mode} WHERE id {ids} AND status = %s RETURNING id, attempts"
 )
 # On PostgreSQL the claim's transaction does not wait for the disk: set_config(..., true)
 # is SET LOCAL, for that transaction alone, read when it commits.
 _UNFLUSHED = " FROM (SELECT set_config('synchronous_commit', 'off', true)) AS claim_commit"
 _EXTEND_SQL = "UPDATE arena_match SET deadline_at = %s WHERE id = %s AND claim_token = %s"
 
+Claim = tuple[Match | None, list[MatchSeat], bool]
 
-def read_and_claim(match_id: int) -> tuple[Match | None, list[MatchSeat], bool]:
-    """Read the match, its seats and their bot versions, and claim it for this worker.
 
-    Returns (match, seats, claimed); (None, [], False) if the match is gone. Claimed is
-    False when the match was not queued: another delivery has it, or it is done.
+def read_and_claim(match_id: int) -> Claim:
+    """`read_and_claim_set` for one match."""
+    return read_and_claim_set([match_id])[0]
+
+
+def read_and_claim_set(match_ids: list[int]) -> list[Claim]:
+    """Read matches, their seats and their bot versions, and claim them for this worker.
+
+    Returns (match, seats, claimed) per id, in order; (None, [], False) for a match that
+    is gone. Claimed is False when the match was not queued: another delivery has it, or
+    it is done. All of a set's matches share one claim token.
 
     On PostgreSQL the read and the claim travel together (pipeline mode) in one round
     trip, and the claim commits without waiting for the disk. Losing the claim
     in a database crash is harmless: the result's commit, which does wait, also makes
     every earlier commit durable (the log is sequential); without a result the match
     is back in `queued` and the reaper re-sends it. The read runs first, so it sees the
-    match as it was before the claim, and the claim's condition (still queued) makes a
-    second delivery find it taken. The deadline starts at the configured one; a match
-    whose own limit needs longer gets it by one more statement (rare).
+    matches as they were before the claim, and the claim's condition (still queued) makes
+    a second delivery find them taken. The deadline starts at the configured one; a match
+    whose own limit needs longer gets it by one more statement (rare), and a long set
+    keeps its claims alive as it plays (`extend_claims`).
     """
     now = timezone.now()
     token = uuid.uuid4()
@@ -209,6 +255,11 @@ def read_and_claim(match_id: int) -> tuple[Match | None, list[MatchSeat], bool]:
     # PostgreSQL: both statements in one round trip, the claim's commit not waiting for disk.
     together = connection.vendor == "postgresql"
     commit_mode = _UNFLUSHED if together else ""
+    ids = [int(match_id) for match_id in match_ids]
+    if together:
+        id_sql, id_values = "= ANY(%s)", [ids]
+    else:
+        id_sql, id_values = f"IN ({', '.join(['%s'] * len(ids))})", ids
     claim_values = [
         *_db_values(
             {
@@ -216,37 +267,67 @@ def read_and_claim(match_id: int) -> tuple[Match | None, list[MatchSeat], bool]:
                 "claim_token": token,
                 "claimed_at": now,
                 "deadline_at": deadline,
-                "id": match_id,
             }
         ),
+        *id_values,
         Match.Status.QUEUED,
     ]
     with rows.pipelined(), rows.prepared_cursor() as reading, rows.prepared_cursor() as claiming:
-        reading.execute(_READ_SQL, [match_id])
+        reading.execute(_READ_SQL.format(ids=id_sql), id_values)
         if not together:
             # SQLite: a read left unfinished keeps its snapshot, and a write on top of it
             # fails at once ("database is locked") when another worker committed since.
             found = reading.fetchall()
-        claiming.execute(_CLAIM_SQL.format(commit_mode=commit_mode), claim_values)
+        claiming.execute(_CLAIM_SQL.format(commit_mode=commit_mode, ids=id_sql), claim_values)
         if together:
             found = reading.fetchall()
-        returned = claiming.fetchall()
-    match, seats = _match_from_rows(found)
-    if match is None or not returned:
-        return match, seats, False
-    match.status, match.claim_token = Match.Status.RUNNING, token
-    match.claimed_at, match.deadline_at = now, deadline
-    match.attempts = returned[0][0]
-    if match.deadline_seconds() > configured:
-        match.deadline_at = now + timedelta(seconds=match.deadline_seconds())
-        with rows.prepared_cursor() as cursor:
-            cursor.execute(
-                _EXTEND_SQL,
-                _db_values(
-                    {"deadline_at": match.deadline_at, "id": match.pk, "claim_token": token}
-                ),
-            )
-    return match, seats, True
+        returned = dict(claiming.fetchall())
+    read = _matches_from_rows(found)
+    claims: list[Claim] = []
+    for match_id in ids:
+        match, seats = read.get(match_id, (None, []))
+        if match is None or match_id not in returned:
+            claims.append((match, seats, False))
+            continue
+        match.status, match.claim_token = Match.Status.RUNNING, token
+        match.claimed_at, match.deadline_at = now, deadline
+        match.attempts = returned[match_id]
+        if match.deadline_seconds() > configured:
+            match.deadline_at = now + timedelta(seconds=match.deadline_seconds())
+            with rows.prepared_cursor() as cursor:
+                cursor.execute(
+                    _EXTEND_SQL,
+                    _db_values(
+                        {"deadline_at": match.deadline_at, "id": match.pk, "claim_token": token}
+                    ),
+                )
+        claims.append((match, seats, True))
+    return claims
+
+
+def extend_claims(matches: list[Match]) -> None:
+    """Push the claim deadline of matches still being played (a long set is alive)."""
+    if not matches:
+        return
+    now = timezone.now()
+    for match in matches:
+        Match.objects.filter(pk=match.pk, claim_token=match.claim_token).update(
+            deadline_at=now + timedelta(seconds=match.deadline_seconds())
+        )
+
+
+def _matches_from_rows(
+    found: list[tuple[Any, ...]],
+) -> dict[int, tuple[Match, list[MatchSeat]]]:
+    by_match: dict[int, list[tuple[Any, ...]]] = {}
+    for row in found:
+        by_match.setdefault(row[0], []).append(row)
+    read = {}
+    for match_id, match_rows in by_match.items():
+        match, seats = _match_from_rows(match_rows)
+        assert match is not None
+        read[match_id] = (match, seats)
+    return read
 
 
 def _match_from_rows(found: list[tuple[Any, ...]]) -> tuple[Match | None, list[MatchSeat]]:
@@ -281,48 +362,89 @@ def _release(match_id: int, token: uuid.UUID | None) -> None:
 
 
 def execute_match(match_id: int) -> str:
-    """Claim, play and record one match. Returns what happened, for logs and tests."""
-    match, seats, claimed = read_and_claim(match_id)
-    if match is None:
-        return "missing"
-    if not claimed:
-        return "skipped"
-    token = match.claim_token
-    started = time.monotonic()
+    """Claim, play and record one match (a set of one). Returns what happened."""
+    return execute_set([match_id])[0]
+
+
+def execute_set(match_ids: list[int]) -> list[str]:
+    """Claim, play and record a set of matches; what happened to each, in order.
+
+    Each match is claimed, recorded and rated on its own: "recorded", "duplicate" (done
+    by another delivery meanwhile), "skipped" (not queued), "missing" or "failed".
+    Matches of different games or limits (not a set's usual case) are played as
+    separate sets. Raises InfrastructureFault or DatabaseError (for a retry) after giving
+    back the claims of every match it has not recorded.
+    """
+    claims = read_and_claim_set(match_ids)
+    verdict = {
+        match_id: ("missing" if match is None else "skipped")
+        for match_id, (match, _, _) in zip(match_ids, claims, strict=True)
+    }
+    groups: dict[tuple[str, str], list[tuple[Match, list[MatchSeat]]]] = {}
+    limits_of: dict[tuple[str, str], Limits] = {}
+    for match, seats, claimed in claims:
+        if match is None or not claimed:
+            continue
+        try:
+            limits = check_playable(match, seats)
+        except Unplayable as exc:
+            verdict[match.pk] = _fail(match, str(exc))
+            continue
+        key = (match.game, json.dumps(limits.to_dict(), sort_keys=True))
+        groups.setdefault(key, []).append((match, seats))
+        limits_of[key] = limits
+    pending = [match for group in groups.values() for match, _ in group]
+    for key, group in groups.items():
+        played = [match for match, _ in group]
+        started = time.monotonic()
+        try:
+            outcomes = play_claimed_set(group, limits_of[key], _heartbeat(played))
+        except Unplayable as exc:
+            for match in played:
+                verdict[match.pk] = _fail(match, str(exc))
+                pending.remove(match)
+            continue
+        except (InfrastructureFault, DatabaseError):
+            _give_back(pending)
+            raise
+        except OSError as exc:
+            # The temp dir, a bot file or a pipe could not be made: the host, not the match.
+            _give_back(pending)
+            raise InfrastructureFault(f"could not prepare the match: {exc}") from exc
+        except Exception as exc:
+            # A bug of ours: retrying would fail the same way, so the matches fail, with why.
+            for match in played:
+                verdict[match.pk] = _fail(
+                    match, _describe(exc, "the worker could not play the match")
+                )
+                pending.remove(match)
+            log.exception("set of matches %s failed", [m.pk for m in played])
+            continue
+        seconds = time.monotonic() - started
+        # In the set's order: ratings move exactly as if the matches were played one by one.
+        for match, outcome in zip(played, outcomes, strict=True):
+            verdict[match.pk] = _record(match, outcome, pending, seconds)
+    return [verdict[match_id] for match_id in match_ids]
+
+
+def _record(match: Match, outcome: MatchOutcome, pending: list[Match], seconds: float) -> str:
     try:
-        outcome = play_claimed(match, seats)
-    except Unplayable as exc:
-        record_failure(match_id, token, str(exc))
-        log.warning("match %s failed: %s", match_id, exc)
-        return "failed"
-    except (InfrastructureFault, DatabaseError):
-        _release_or_give_up(match, token)
-        raise
-    except OSError as exc:
-        # The temp dir, a bot file or a pipe could not be made: the host, not the match.
-        _release_or_give_up(match, token)
-        raise InfrastructureFault(f"could not prepare the match: {exc}") from exc
-    except Exception as exc:
-        # A bug of ours: retrying would fail the same way, so the match fails, with why.
-        record_failure(match_id, token, _describe(exc, "the worker could not play the match"))
-        log.exception("match %s failed", match_id)
-        return "failed"
-    try:
-        done = record_result(match_id, token, outcome)
+        done = record_result(match.pk, match.claim_token, outcome)
     except DatabaseError:
-        _release_or_give_up(match, token)
+        _give_back(pending)
         raise
     except Exception as exc:
-        record_failure(match_id, token, _describe(exc, "the result could not be recorded"))
-        log.exception("match %s: result not recorded", match_id)
-        return "failed"
+        pending.remove(match)
+        log.exception("match %s: result not recorded", match.pk)
+        return _fail(match, _describe(exc, "the result could not be recorded"))
+    pending.remove(match)
     if done.recorded and match.challenge_id is None:
         _try_request_refit(match.game)
     log.info(
-        "match %s %s in %.2fs (%d decisions, ranks %s%s)",
-        match_id,
+        "match %s %s (set of %.2fs; %d decisions, ranks %s%s)",
+        match.pk,
         "recorded" if done.recorded else "already done",
-        time.monotonic() - started,
+        seconds,
         outcome.decisions,
         outcome.ranks,
         f", forfeits {outcome.forfeits}" if outcome.forfeits else "",
@@ -337,6 +459,25 @@ def _try_request_refit(game: str) -> None:
         skills.request_refit_if_due(game)
     except Exception:
         log.exception("could not check whether %s needs a refit", game)
+
+
+def _fail(match: Match, error: str) -> str:
+    record_failure(match.pk, match.claim_token, error)
+    log.warning("match %s failed: %s", match.pk, error.splitlines()[0] if error else "")
+    return "failed"
+
+
+def _give_back(matches: list[Match]) -> None:
+    for match in matches:
+        _release_or_give_up(match, match.claim_token)
+
+
+def _heartbeat(matches: list[Match]) -> Callable[[], None]:
+    def extend() -> None:
+        with contextlib.suppress(DatabaseError):
+            extend_claims(matches)
+
+    return extend
 
 
 def _describe(exc: BaseException, what: str) -> str:
@@ -366,12 +507,56 @@ def run_match(self: Any, match_id: int) -> str:
         raise self.retry(exc=exc, countdown=min(60, 2**self.request.retries)) from exc
 
 
+@app.task(bind=True, name="workers.tasks.run_set", max_retries=MAX_RETRIES)
+def run_set(self: Any, match_ids: list[int]) -> list[str]:
+    """A set of matches between the same bot versions, one process per bot for the set.
+
+    A retry claims again only what is still queued: recorded matches are skipped."""
+    try:
+        return execute_set(list(match_ids))
+    except (InfrastructureFault, DatabaseError) as exc:
+        close_old_connections()
+        log.warning("set %s: infrastructure fault, retrying: %s", match_ids, exc)
+        raise self.retry(exc=exc, countdown=min(60, 2**self.request.retries)) from exc
+
+
 def enqueue_match(match_id: int, purpose: str = Match.Purpose.TOURNAMENT) -> None:
     """Put one match on its purpose's queue (called after the transaction that created it).
 
     The queue comes from workers/routing.py, the one place that maps purposes to queues.
     """
     run_match.apply_async((match_id,), queue=routing.queue_for_purpose(purpose))
+
+
+def enqueue_matches(match_ids: list[int], purpose: str = Match.Purpose.TOURNAMENT) -> None:
+    """Put matches between the same bot versions on their purpose's queue as sets.
+
+    One task per `settings.ARENA_SET_MAX_MATCHES` matches (in the given order): each
+    plays its matches with one process per bot version. Call it after the transaction
+    that created them; a lone match goes as `run_match`.
+    """
+    ids = [int(match_id) for match_id in match_ids]
+    size = max(1, int(settings.ARENA_SET_MAX_MATCHES))
+    queue = routing.queue_for_purpose(purpose)
+    for start in range(0, len(ids), size):
+        chunk = ids[start : start + size]
+        if len(chunk) == 1:
+            run_match.apply_async((chunk[0],), queue=queue)
+        else:
+            run_set.apply_async((chunk,), queue=queue)
+
+
+def enqueue_set(set_id: int, purpose: str | None = None) -> None:
+    """Put a MatchSet's unfinished matches on the queue as one set (after its commit).
+
+    The ladder and challenges call this; `purpose` defaults to the set's own."""
+    match_set = MatchSet.objects.filter(pk=set_id).only("purpose").first()
+    if match_set is None:
+        return
+    ids = list(
+        match_set.matches.unfinished().order_by("set_index", "id").values_list("id", flat=True)
+    )
+    enqueue_matches(ids, purpose or match_set.purpose)
 
 
 @app.task(name="workers.tasks.reap_stuck_matches")
