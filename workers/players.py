@@ -283,16 +283,26 @@ class BotProcess:
         self._parse_lines()
 
     def _parse_lines(self) -> None:
-        while self.dead is None:
-            newline = self._pending.find(b"\n")
-            if newline < 0:
-                break
-            line = bytes(self._pending[:newline])
-            del self._pending[: newline + 1]
-            self._on_line(line, time.monotonic())
+        pending = self._pending
+        if pending.endswith(b"\n"):
+            # The usual case: whole lines only.
+            lines = pending.split(b"\n")
+            lines.pop()
+            pending.clear()
+        else:
+            lines = pending.split(b"\n")
+            pending[:] = lines.pop()
+        now = time.monotonic()
+        last = len(lines) - 1
+        for index, line in enumerate(lines):
+            if self.dead is not None:
+                return
+            # Lines read together are timed together: the wait goes to the last of them
+            # (the runner answers in order, each as soon as it has it).
+            self._on_line(bytes(line), now if index == last else self._clock)
         if self.dead is not None:
             return
-        if len(self._pending) > self.limits.output_bytes_per_move:
+        if len(pending) > self.limits.output_bytes_per_move:
             self._die(
                 Forfeit(
                     f"flooded its output: over {self.limits.output_bytes_per_move} bytes in one move"
@@ -319,7 +329,8 @@ class BotProcess:
         index = 0
         if isinstance(message, dict):
             key = message.get("match", LONE)
-            index = next((i for i, r in enumerate(self._requests) if r.match == key), -1)
+            if self._requests[0].match != key:
+                index = next((i for i, r in enumerate(self._requests) if r.match == key), -1)
             if index < 0:
                 message = Forfeit(
                     f"answered for match {str(key)[:40]}, which it was not asked about"

@@ -167,15 +167,8 @@ def play_set(
             if heartbeat is not None and time.monotonic() - beat > HEARTBEAT_SECONDS:
                 heartbeat()
                 beat = time.monotonic()
-            _ask_all(active, bots, deadline)
+            active = _ask_all(active, bots, deadline, started)
             _collect(active, by_key, bots, selector)
-            still = []
-            for table in active:
-                if table.asked is None and table.advance() is None:
-                    _finish(table, bots, started)
-                else:
-                    still.append(table)
-            active = still
         for bot in bots:
             bot.flush()  # the last matches' end messages
     finally:
@@ -185,29 +178,38 @@ def play_set(
     return [_outcome(table, stderr) for table in tables]
 
 
-def _ask_all(active: list[_Table], bots: Sequence[Bot], deadline: float | None) -> None:
-    """Post each unfinished match's next decision to its bot, then one write per bot."""
+def _ask_all(
+    active: list[_Table], bots: Sequence[Bot], deadline: float | None, started: float
+) -> list[_Table]:
+    """Post each unfinished match's next decision to its bot, then one write per bot.
+
+    Returns the matches still being played (the others are finished here)."""
     late = deadline is not None and time.monotonic() > deadline
+    dead = [index for index, bot in enumerate(bots) if bot.dead is not None]
+    still = []
     for table in active:
+        seats = table.spec.seats
         if late:
-            for seat in range(len(table.spec.seats)):
+            for seat in range(len(seats)):
                 table.forfeit(seat, "the match ran past its wall-clock limit")
-        for seat, index in enumerate(table.spec.seats):
-            dead = bots[index].dead
-            if dead is not None:
-                table.forfeit(seat, dead.reason)
+        for index in dead:
+            if index in seats:
+                table.forfeit(seats.index(index), bots[index].dead.reason)  # type: ignore[union-attr]
         seat = table.advance()
         if seat is None:
+            _finish(table, bots, started)
             continue
+        still.append(table)
         state = table.state
         legal = state.legal_actions()
         table.asked = (seat, legal)
-        bots[table.spec.seats[seat]].post(
+        bots[seats[seat]].post(
             table.spec.key,
             {"type": "act", "observation": state.observation(seat), "legal_actions": legal},
         )
     for bot in bots:
         bot.flush()
+    return still
 
 
 def _collect(

@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from workers.cgroups import CgroupManager
-from workers.launchers import RUNNER, fast_codec_file
+from workers.launchers import RUNNER, compiled_runner, fast_codec_file
 from workers.limits import Limits, LimitsError
 from workers.sandbox_mounts import (
     ENGINE_DIR,
@@ -67,7 +67,7 @@ __all__ = [
 ]
 
 # Where things appear inside the sandbox.
-SANDBOX_RUNNER = "/arena/runner.py"
+SANDBOX_RUNNER = "/arena/runner.pyc"
 SANDBOX_LIB = "/arena/lib"
 SANDBOX_BOT_DIR = "/arena/bot"
 
@@ -213,6 +213,9 @@ class BubblewrapLauncher:
         for hidden in _package_dirs(python, prefix):
             args += ["--tmpfs", hidden, "--remount-ro", hidden]
         runner, engine_dir = _stage_library() if self.is_root else (RUNNER, ENGINE_DIR)
+        compiled = compiled_runner()
+        if compiled != RUNNER and (not self.is_root or _world_readable(str(compiled))):
+            runner = compiled  # no compiling of the runner at every start
         args += [
             "--ro-bind", str(engine_dir), f"{SANDBOX_LIB}/engine",
             "--ro-bind", str(runner), SANDBOX_RUNNER,

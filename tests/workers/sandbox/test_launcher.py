@@ -92,7 +92,7 @@ def test_sandbox_sees_only_what_python_and_the_bot_need(launcher):
     # /arena/codec: the worker's orjson extension alone, read-only (the runner's fast codec).
     assert out == (
         "['arena', 'bin', 'dev', 'lib', 'lib64', 'proc', 'sbin', 'tmp', 'usr'] "
-        "['bot', 'codec', 'lib', 'runner.py'] ['engine'] ['orjson']"
+        "['bot', 'codec', 'lib', 'runner.pyc'] ['engine'] ['orjson']"
     )
 
 
