@@ -193,6 +193,7 @@ class BotProcess:
         self._requests: list[_Request] = []  # unanswered, in the order sent
         self._abandoned: set[Any] = set()  # timed out: a late answer is dropped
         self._answers: list[Answer] = []
+        self._last_error: str | None = None
         self._clock = 0.0  # when the bot could start on the oldest unanswered request
         self._starved_at: float | None = None
         self._cpu_at: float | None = None
@@ -321,8 +322,18 @@ class BotProcess:
             # The runner failed outside any one match (loading the bot): it is exiting.
             self._die(Forfeit(str(message["error"])[:500]))
             return
+        if isinstance(message, dict) and "error" in message:
+            self._last_error = str(message["error"])[:500]
         if isinstance(message, dict) and message.get("match", LONE) in self._abandoned:
+            # A late answer to a request that timed out: dropped. The bot starts on the
+            # next one only now, so that one's clock starts now (a bot stuck for good
+            # loses its other requests one by one, each after its own time).
             self._abandoned.discard(message.get("match"))
+            self._clock = now
+            if self._requests:
+                self._requests[0].deadline = 0.0
+                self._requests[0].extended = 0.0
+                self._arm()
             return
         if not self._requests:
             return  # nothing was asked: a stray line (counted against the output limits)
@@ -505,6 +516,8 @@ class BotProcess:
         # The runner's last line names the failure when the bot itself raised;
         # it may still sit unread in the pipe when a write found the bot gone.
         self._drain_stdout()
+        if self._last_error is not None:
+            return Forfeit(self._last_error)
         for line in self._pending.decode("utf-8", "replace").splitlines():
             try:
                 message = json.loads(line)
