@@ -194,6 +194,7 @@ class BotProcess:
         self._abandoned: set[Any] = set()  # timed out: a late answer is dropped
         self._answers: list[Answer] = []
         self._last_error: str | None = None
+        self.cpu_used: float | None = None
         self._clock = 0.0  # when the bot could start on the oldest unanswered request
         self._starved_at: float | None = None
         self._cpu_at: float | None = None
@@ -415,6 +416,8 @@ class BotProcess:
             self._kill()
 
     def close(self) -> str:
+        # What the sandbox used in all (its cgroup's CPU time), for benchmarks and logs.
+        self.cpu_used = self._measure("cpu_seconds")
         self._kill()
         self._drain_stderr()
         text = self.stderr.decode("utf-8", "replace")

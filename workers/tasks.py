@@ -41,7 +41,12 @@ import engine
 from arena.models import BotVersion, Match, MatchSeat, MatchSet
 from arena.services import rows, skills
 from arena.services.challenges import advance_stalled_challenges
-from arena.services.results import after_failure, record_failure, record_result
+from arena.services.results import (
+    after_failure,
+    record_failure,
+    record_result,
+    record_results,
+)
 from workers import routing
 from workers.celery import app
 from workers.launchers import Launcher, get_launcher
@@ -422,9 +427,41 @@ def execute_set(match_ids: list[int]) -> list[str]:
             continue
         seconds = time.monotonic() - started
         # In the set's order: ratings move exactly as if the matches were played one by one.
-        for match, outcome in zip(played, outcomes, strict=True):
-            verdict[match.pk] = _record(match, outcome, pending, seconds)
+        for match, outcome, done in _record_set(played, outcomes, pending):
+            verdict[match.pk] = done or _record(match, outcome, pending, seconds)
     return [verdict[match_id] for match_id in match_ids]
+
+
+def _record_set(
+    played: list[Match], outcomes: list[MatchOutcome], pending: list[Match]
+) -> list[tuple[Match, MatchOutcome, str | None]]:
+    """Record a set's results in one transaction; None for each match to record alone."""
+    try:
+        done = record_results(
+            [(m.pk, m.claim_token, o) for m, o in zip(played, outcomes, strict=True)]
+        )
+    except DatabaseError:
+        _give_back(pending)
+        raise
+    except Exception:
+        log.exception("set %s: recording the matches one by one", [m.pk for m in played])
+        return [(m, o, None) for m, o in zip(played, outcomes, strict=True)]
+    for match, outcome, recorded in zip(played, outcomes, done, strict=True):
+        pending.remove(match)
+        if recorded.recorded and match.challenge_id is None:
+            _try_request_refit(match.game)
+        log.info(
+            "match %s %s (%d decisions, ranks %s%s)",
+            match.pk,
+            "recorded" if recorded.recorded else "already done",
+            outcome.decisions,
+            outcome.ranks,
+            f", forfeits {outcome.forfeits}" if outcome.forfeits else "",
+        )
+    return [
+        (m, o, "recorded" if r.recorded else "duplicate")
+        for m, o, r in zip(played, outcomes, done, strict=True)
+    ]
 
 
 def _record(match: Match, outcome: MatchOutcome, pending: list[Match], seconds: float) -> str:

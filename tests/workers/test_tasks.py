@@ -217,7 +217,7 @@ def test_a_full_disk_is_an_infrastructure_fault(owner, monkeypatch):
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("where", ["read_and_claim_set", "record_result"])
+@pytest.mark.parametrize("where", ["read_and_claim_set", "record_results"])
 def test_a_database_connection_lost_mid_task_is_a_retry_and_the_next_attempt_records(
     owner, monkeypatch, where
 ):
