@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+import orjson
 from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
@@ -420,8 +421,14 @@ WHERE id = %s
 
 
 def _json(value: Any) -> str | None:
-    # A JSONField stores Python None as SQL NULL; so does this.
-    return None if value is None else json.dumps(value)
+    # A JSONField stores Python None as SQL NULL; so does this. orjson: a match's record
+    # in ~5 us instead of ~0.2 ms (it matters once a set makes matches cheap).
+    if value is None:
+        return None
+    try:
+        return orjson.dumps(value).decode()
+    except TypeError:  # integers past 64 bits, non-string keys
+        return json.dumps(value)
 
 
 def _write_all_postgresql(match: Match, seats: Sequence[MatchSeat], moves: RatingMoves) -> None:
