@@ -380,10 +380,11 @@ def execute_set(match_ids: list[int]) -> list[str]:
     separate sets. Raises InfrastructureFault or DatabaseError (for a retry) after giving
     back the claims of every match it has not recorded.
     """
-    claims = read_and_claim_set(match_ids)
+    unique = list(dict.fromkeys(int(match_id) for match_id in match_ids))
+    claims = read_and_claim_set(unique)
     verdict = {
         match_id: ("missing" if match is None else "skipped")
-        for match_id, (match, _, _) in zip(match_ids, claims, strict=True)
+        for match_id, (match, _, _) in zip(unique, claims, strict=True)
     }
     groups: dict[tuple[str, str], list[tuple[Match, list[MatchSeat]]]] = {}
     limits_of: dict[tuple[str, str], Limits] = {}
@@ -429,7 +430,7 @@ def execute_set(match_ids: list[int]) -> list[str]:
         # In the set's order: ratings move exactly as if the matches were played one by one.
         for match, outcome, done in _record_set(played, outcomes, pending):
             verdict[match.pk] = done or _record(match, outcome, pending, seconds)
-    return [verdict[match_id] for match_id in match_ids]
+    return [verdict[int(match_id)] for match_id in match_ids]
 
 
 def _record_set(

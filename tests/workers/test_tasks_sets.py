@@ -79,6 +79,13 @@ def test_a_set_is_played_in_one_task_and_each_match_recorded_and_rated(owner):
     assert tasks.execute_set(ids) == ["skipped"] * 4
 
 
+def test_a_match_named_twice_in_a_set_is_played_once(owner):
+    bots = [make_bot(owner, n, reference("random_bot.py")) for n in ("a", "b")]
+    match = rotated(bots, 1)[0]
+    assert tasks.execute_set([match.pk, match.pk]) == ["recorded", "recorded"]
+    assert Rating.objects.get(bot=bots[0]).games == 1
+
+
 def test_a_sets_results_ratings_and_replays_equal_its_matches_played_one_by_one(owner):
     together = [
         make_bot(owner, n, reference(f))
