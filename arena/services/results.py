@@ -103,14 +103,18 @@ def record_result(match_id: int, claim_token: uuid.UUID | str | None, outcome: O
         except _MissingRows as missing:
             missing.create()
             continue
-        if recorded.recorded and recorded.challenge_id is not None:
-            # In its own transaction, after the result's: the recording transaction runs
-            # in pipeline mode, where the ORM's row counts are not known. A worker lost
-            # in between leaves a complete batch that the reaper advances.
-            with transaction.atomic():
-                challenges.advance(recorded.challenge_id)
+        _after_recorded(recorded)
         return recorded
     raise RuntimeError(f"match {match_id}: rating rows vanished while recording")
+
+
+def _after_recorded(recorded: Recorded) -> None:
+    if recorded.recorded and recorded.challenge_id is not None:
+        # In its own transaction, after the result's: the recording transaction runs
+        # in pipeline mode, where the ORM's row counts are not known. A worker lost
+        # in between leaves a complete batch that the reaper advances.
+        with transaction.atomic():
+            challenges.advance(recorded.challenge_id)
 
 
 def record_results(
@@ -127,9 +131,13 @@ def record_results(
     if len(items) > 1:
         try:
             with transaction.atomic():
-                return [_record(*item, savepoint=False) for item in items]
+                done = [_record(*item, savepoint=False) for item in items]
         except (_MissingRows, ValueError, DatabaseError) as exc:
             log.info("recording a set one match at a time (%s)", type(exc).__name__)
+        else:
+            for recorded in done:
+                _after_recorded(recorded)
+            return done
     return [record_result(*item) for item in items]
 
 
