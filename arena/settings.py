@@ -183,6 +183,11 @@ ARENA_SMOKE_TEST = env_str("ARENA_SMOKE_TEST", "workers.smoke.smoke_test")
 # enqueue_match(match_id, purpose) puts one match on its purpose's queue (workers/routing.py);
 # called on commit by tournament.start() and the ladder scheduler.
 ARENA_ENQUEUE_MATCH = env_str("ARENA_ENQUEUE_MATCH", "workers.tasks.enqueue_match")
+# enqueue_matches(match_ids, purpose) puts matches between the same bot versions on the
+# queue as sets: one task, one process per bot version for the set (a pairing's games).
+ARENA_ENQUEUE_MATCHES = env_str("ARENA_ENQUEUE_MATCHES", "workers.tasks.enqueue_matches")
+# At most this many matches per set task (a set's processes play them interleaved).
+ARENA_SET_MAX_MATCHES = env_int("ARENA_SET_MAX_MATCHES", 16, minimum=1)
 # check_limits(dict) raises ValueError with a readable message for limits a worker would refuse.
 ARENA_LIMITS_CHECK = env_str("ARENA_LIMITS_CHECK", "workers.limits.Limits.from_dict")
 MAX_BOT_BYTES = env_int("MAX_BOT_BYTES", 256 * 1024, minimum=1024)

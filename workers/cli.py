@@ -25,8 +25,11 @@ import engine
 from bots.reference import builtin_names, builtin_path
 from bots.sdk.runner import BotLoadError, load_bot
 from workers.limits import Limits, LimitsError
-from workers.players import InProcessPlayer, Player, ProcessPlayer
-from workers.referee import play_match
+from workers.players import Bot, BotProcess, InProcessBot
+from workers.referee import SetMatch, play_set
+
+# Games per set in `arena play` (as workers play sets: ARENA_SET_MAX_MATCHES).
+SET_SIZE = 16
 
 
 class UsageError(Exception):
@@ -76,20 +79,21 @@ def resolve_bot(spec: str, game: str) -> BotEntry:
     raise UsageError(f"bot {spec!r} is neither a built-in ({known}) nor a readable file")
 
 
-def make_player(entry: BotEntry, isolation: str, limits: Limits) -> Player:
+def make_bot(entry: BotEntry, isolation: str, limits: Limits, matches: int) -> Bot:
+    """One channel for a bot, playing `matches` games of a set (one process for all)."""
     kind = isolation
     if kind == "auto":
         # Built-in bots are ours and trusted; an author's file is sandboxed.
         kind = "inprocess" if entry.builtin else "sandbox"
     if kind == "inprocess":
         try:
-            return InProcessPlayer(load_bot(str(entry.path)))
+            return InProcessBot(load_bot(str(entry.path)))
         except BotLoadError as exc:
             raise UsageError(f"bot {entry.label}: {exc}") from None
     from workers.launchers import get_launcher
 
     launcher = get_launcher(kind)
-    return ProcessPlayer(launcher.launch(entry.path, limits), limits)
+    return BotProcess(launcher.launch(entry.path, limits), limits, matches)
 
 
 def check_isolation(entries: list[BotEntry], isolation: str) -> None:
@@ -151,27 +155,38 @@ def command_play(args: argparse.Namespace) -> int:
     team_successes = 0
     progress = Progress(args.games)
     started = time.perf_counter()
-    for index in range(args.games):
-        # Rotate seats so each bot sits in each seat equally often.
-        shift = index % len(entries)
-        seating = entries[shift:] + entries[:shift]
-        players = [make_player(entry, args.isolation, limits) for entry in seating]
-        outcome = play_match(game.name, args.seed + index, players, options)
-        decisions += outcome.decisions
-        succeeded = outcome.result.get("outcome") == "success"
-        team_successes += succeeded
-        for seat, entry in enumerate(seating):
-            entry.ranks.append(outcome.ranks[seat])
-            entry.wins += outcome.ranks[seat] == 1
-            score = outcome.scores[seat]
-            entry.scores.append(score if isinstance(score, int | float) else 0)
-            entry.successes += succeeded and seat not in outcome.forfeits
-            if seat in outcome.forfeits:
-                entry.forfeits += 1
-                entry.last_forfeit = outcome.forfeits[seat]
-        if args.save_replay:
-            records.append(outcome.record)
-        progress.update(index + 1)
+    # Played as the arena plays sets: each bot one process for up to SET_SIZE games at a
+    # time, the games interleaved; the seats rotate so each bot sits in each seat
+    # equally often.
+    for first in range(0, args.games, SET_SIZE):
+        indexes = range(first, min(first + SET_SIZE, args.games))
+        specs = [
+            SetMatch(
+                key=index,
+                seed=args.seed + index,
+                seats=[(seat + index) % len(entries) for seat in range(len(entries))],
+                options=options,
+            )
+            for index in indexes
+        ]
+        bots = [make_bot(entry, args.isolation, limits, len(specs)) for entry in entries]
+        for spec, outcome in zip(specs, play_set(game.name, specs, bots), strict=True):
+            decisions += outcome.decisions
+            succeeded = outcome.result.get("outcome") == "success"
+            team_successes += succeeded
+            for seat, entry_index in enumerate(spec.seats):
+                entry = entries[entry_index]
+                entry.ranks.append(outcome.ranks[seat])
+                entry.wins += outcome.ranks[seat] == 1
+                score = outcome.scores[seat]
+                entry.scores.append(score if isinstance(score, int | float) else 0)
+                entry.successes += succeeded and seat not in outcome.forfeits
+                if seat in outcome.forfeits:
+                    entry.forfeits += 1
+                    entry.last_forfeit = outcome.forfeits[seat]
+            if args.save_replay:
+                records.append(outcome.record)
+        progress.update(indexes[-1] + 1)
     seconds = time.perf_counter() - started
     if args.save_replay:
         payload = records[0] if len(records) == 1 else records

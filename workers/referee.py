@@ -1,22 +1,33 @@
-"""The referee: plays one match through the engine, seat by seat, with no ORM.
+"""The referee: plays a set of matches through the engine in lock-step, with no ORM.
 
-It asks each seat's player for moves, checks them through the engine, and
-turns every failure of a bot (crash, timeout, illegal move, flooding) into a
-forfeit: the seat ranks last, the reason is kept, and a fixed fallback policy
-plays its seat so the rest of the table plays on.
+A set is one or more matches between the same bots (`play_set`); each bot is one
+channel (`workers/players.py`: one process for the whole set, or a bot called in
+this process). Every round the referee advances each unfinished match to its next
+decision, sends each bot all of its pending decisions in one write, and applies the
+answers as they arrive. One match alone is a set of one (`play_match`).
+
+Every failure of a bot (crash, timeout, illegal move, flooding) becomes a forfeit
+in the match it happened in, or in every match it was still playing when its
+process is gone: the seat ranks last, the reason is kept, and a fixed fallback
+policy plays its seat so the rest of the table plays on. Matches are independent:
+each has its own state, seed, fallback and time bank, so a set's results are
+those of playing its matches one by one with deterministic bots.
 """
 
 from __future__ import annotations
 
 import random
+import selectors
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import engine
 from engine.core.ranking import ranks_from_keys
-from workers.players import Forfeit, Player
+from workers.players import Bot, Forfeit, Player, wait_for_answers, watch
+
+HEARTBEAT_SECONDS = 60.0
 
 
 @dataclass
@@ -33,6 +44,19 @@ class MatchOutcome:
     @property
     def cooperative_outcome(self) -> str | None:
         return self.result.get("outcome")
+
+
+@dataclass
+class SetMatch:
+    """One match of a set: its protocol key (the match id), seed and who sits where.
+
+    `seats[i]` is the index, in the set's list of bots, of the bot in seat i; a bot
+    sits at most once in a match (self-play starts one bot per seat)."""
+
+    key: Any
+    seed: int
+    seats: list[int]
+    options: dict[str, Any] | None = None
 
 
 def final_ranks(engine_ranks: Sequence[int], forfeited: set[int]) -> list[int]:
@@ -52,6 +76,200 @@ def fallback_action(legal_actions: list[Any], rng: random.Random) -> Any:
     return rng.choice(legal_actions)
 
 
+class _Table:
+    """One match of the set in play."""
+
+    def __init__(self, game: engine.Game, spec: SetMatch) -> None:
+        self.spec = spec
+        self.state = game.new_state(len(spec.seats), spec.seed, spec.options)
+        self.forfeits: dict[int, str] = {}
+        self.fallback_rng = random.Random(f"fallback:{spec.seed}")
+        self.decisions = 0
+        self.asked: tuple[int, list[Any]] | None = None  # (seat, legal actions) in flight
+        self.seconds = 0.0
+        self.done = False
+
+    def seat_of(self, bot: int) -> int:
+        return self.spec.seats.index(bot)
+
+    def forfeit(self, seat: int, reason: str) -> None:
+        self.forfeits.setdefault(seat, reason)
+
+    def advance(self) -> int | None:
+        """Play forfeited seats' fallback moves; return the live seat to ask, or None at the end."""
+        state = self.state
+        while not state.is_terminal():
+            seat = state.to_move()
+            assert seat is not None
+            if seat not in self.forfeits:
+                return seat
+            state.apply(fallback_action(state.legal_actions(), self.fallback_rng))
+        return None
+
+    def answer(self, action: Any) -> None:
+        assert self.asked is not None
+        seat, _ = self.asked
+        self.asked = None
+        self.decisions += 1
+        if isinstance(action, Forfeit):
+            self.forfeit(seat, action.reason)
+            return
+        try:
+            self.state.apply(action)
+        except engine.IllegalAction as exc:
+            self.forfeit(seat, f"illegal action: {exc}")
+
+
+def play_set(
+    game_name: str,
+    matches: Sequence[SetMatch],
+    bots: Sequence[Bot],
+    match_seconds: float | None = None,
+    heartbeat: Callable[[], None] | None = None,
+) -> list[MatchOutcome]:
+    """Play every match of a set to the end; one outcome per match, in order.
+
+    Raises only for a bad set-up (engine errors). `match_seconds` bounds each match's
+    wall-clock time as if the set's matches were played one after another. The bots are
+    closed at the end (their stderr goes to every match they sat in). `heartbeat` is
+    called about every HEARTBEAT_SECONDS while the set plays (the task keeps its claims
+    alive with it).
+    """
+    game = engine.get_game(game_name)
+    tables = [_Table(game, spec) for spec in matches]
+    by_key = {table.spec.key: table for table in tables}
+    if len(by_key) != len(tables):
+        raise ValueError("two matches of the set have the same key")
+    started = time.monotonic()
+    deadline = started + match_seconds * len(tables) if match_seconds else None
+    stderr: list[str] = [""] * len(bots)
+    selector = selectors.DefaultSelector()
+    try:
+        for bot in bots:
+            watch(selector, bot)
+        for table in tables:
+            for seat, index in enumerate(table.spec.seats):
+                bots[index].post(
+                    table.spec.key,
+                    {
+                        "type": "start",
+                        "game": game.name,
+                        "rules_version": game.rules_version,
+                        "seat": seat,
+                        "players": len(table.spec.seats),
+                        "options": table.state.options,
+                        "seed": table.spec.seed,
+                    },
+                )
+        active = list(tables)
+        beat = started
+        while active:
+            if heartbeat is not None and time.monotonic() - beat > HEARTBEAT_SECONDS:
+                heartbeat()
+                beat = time.monotonic()
+            active = _ask_all(active, bots, deadline, started)
+            _collect(active, by_key, bots, selector)
+        for bot in bots:
+            bot.flush()  # the last matches' end messages
+    finally:
+        for index, bot in enumerate(bots):
+            stderr[index] = bot.close()
+        selector.close()
+    return [_outcome(table, stderr) for table in tables]
+
+
+def _ask_all(
+    active: list[_Table], bots: Sequence[Bot], deadline: float | None, started: float
+) -> list[_Table]:
+    """Post each unfinished match's next decision to its bot, then one write per bot.
+
+    Returns the matches still being played (the others are finished here)."""
+    late = deadline is not None and time.monotonic() > deadline
+    dead = [index for index, bot in enumerate(bots) if bot.dead is not None]
+    still = []
+    for table in active:
+        seats = table.spec.seats
+        if late:
+            for seat in range(len(seats)):
+                table.forfeit(seat, "the match ran past its wall-clock limit")
+        for index in dead:
+            if index in seats:
+                table.forfeit(seats.index(index), bots[index].dead.reason)  # type: ignore[union-attr]
+        seat = table.advance()
+        if seat is None:
+            _finish(table, bots, started)
+            continue
+        still.append(table)
+        state = table.state
+        legal = state.legal_actions()
+        table.asked = (seat, legal)
+        bots[seats[seat]].post(
+            table.spec.key,
+            {"type": "act", "observation": state.observation(seat), "legal_actions": legal},
+        )
+    for bot in bots:
+        bot.flush()
+    return still
+
+
+def _collect(
+    active: list[_Table],
+    by_key: dict[Any, _Table],
+    bots: Sequence[Bot],
+    selector: selectors.BaseSelector,
+) -> None:
+    """Apply answers as they come until every posted decision is answered or forfeited."""
+    outstanding = sum(1 for table in active if table.asked is not None)
+    while outstanding:
+        for index, bot in enumerate(bots):
+            for key, answer in bot.take_answers():
+                table = by_key.get(key)
+                if table is None or table.done:
+                    continue
+                if table.asked is None or table.spec.seats[table.asked[0]] != index:
+                    # A forfeit of a match this bot is not asked about now (setup failed).
+                    if isinstance(answer, Forfeit):
+                        table.forfeit(table.seat_of(index), answer.reason)
+                    continue
+                table.answer(answer)
+                outstanding -= 1
+            if bot.dead is not None:
+                # Gone: every match it was still playing is lost for its seat.
+                for table in active:
+                    if index in table.spec.seats:
+                        table.forfeit(table.seat_of(index), bot.dead.reason)
+        if outstanding:
+            wait_for_answers(bots, selector)
+
+
+def _finish(table: _Table, bots: Sequence[Bot], started: float) -> None:
+    table.done = True
+    table.seconds = time.monotonic() - started
+    result = table.state.result()
+    for seat, index in enumerate(table.spec.seats):
+        if seat not in table.forfeits:
+            bots[index].post(table.spec.key, {"type": "end", "result": result})
+
+
+def _outcome(table: _Table, stderr: list[str]) -> MatchOutcome:
+    state = table.state
+    result = state.result()
+    ranks = final_ranks(result["ranks"], set(table.forfeits))
+    record = state.record()
+    record["forfeits"] = {str(seat): reason for seat, reason in sorted(table.forfeits.items())}
+    record["final_ranks"] = ranks
+    return MatchOutcome(
+        record=record,
+        ranks=ranks,
+        scores=list(result["scores"]),
+        forfeits=dict(table.forfeits),
+        stderr=[stderr[index] for index in table.spec.seats],
+        decisions=table.decisions,
+        seconds=table.seconds,
+        result=result,
+    )
+
+
 def play_match(
     game_name: str,
     seed: int,
@@ -59,67 +277,7 @@ def play_match(
     options: dict[str, Any] | None = None,
     match_seconds: float | None = None,
 ) -> MatchOutcome:
-    """Play one match to the end. Raises only for a bad set-up (engine errors)."""
-    game = engine.get_game(game_name)
-    state = game.new_state(len(players), seed, options)
-    started = time.monotonic()
-    deadline = started + match_seconds if match_seconds else None
-    forfeits: dict[int, str] = {}
-    fallback_rng = random.Random(f"fallback:{seed}")
-    stderr = [""] * len(players)
-    try:
-        for seat, player in enumerate(players):
-            problem = player.start(
-                {
-                    "type": "start",
-                    "game": game.name,
-                    "rules_version": game.rules_version,
-                    "seat": seat,
-                    "players": len(players),
-                    "options": state.options,
-                    "seed": seed,
-                }
-            )
-            if problem is not None:
-                forfeits[seat] = f"failed to start: {problem.reason}"
-        decisions = 0
-        while not state.is_terminal():
-            seat = state.to_move()
-            assert seat is not None
-            legal = state.legal_actions()
-            if seat not in forfeits and deadline is not None and time.monotonic() > deadline:
-                for other in range(len(players)):
-                    forfeits.setdefault(other, "the match ran past its wall-clock limit")
-            if seat in forfeits:
-                state.apply(fallback_action(legal, fallback_rng))
-                continue
-            answer = players[seat].act(state.observation(seat), legal)
-            decisions += 1
-            if isinstance(answer, Forfeit):
-                forfeits[seat] = answer.reason
-                continue
-            try:
-                state.apply(answer)
-            except engine.IllegalAction as exc:
-                forfeits[seat] = f"illegal action: {exc}"
-        result = state.result()
-        for seat, player in enumerate(players):
-            if seat not in forfeits:
-                player.end(result)
-    finally:
-        for seat, player in enumerate(players):
-            stderr[seat] = player.close()
-    ranks = final_ranks(result["ranks"], set(forfeits))
-    record = state.record()
-    record["forfeits"] = {str(seat): reason for seat, reason in sorted(forfeits.items())}
-    record["final_ranks"] = ranks
-    return MatchOutcome(
-        record=record,
-        ranks=ranks,
-        scores=list(result["scores"]),
-        forfeits=forfeits,
-        stderr=stderr,
-        decisions=decisions,
-        seconds=time.monotonic() - started,
-        result=result,
-    )
+    """Play one match to the end (a set of one). Raises only for a bad set-up (engine errors)."""
+    spec = SetMatch(key=0, seed=seed, seats=list(range(len(players))), options=options)
+    bots = [player.bot for player in players]
+    return play_set(game_name, [spec], bots, match_seconds)[0]

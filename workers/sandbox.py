@@ -23,34 +23,51 @@ message when any of this cannot work; call it once when a worker starts.
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import errno
 import fcntl
 import functools
-import hashlib
 import os
 import pwd
 import re
 import shutil
-import signal
-import stat
 import subprocess
 import sys
-import sysconfig
 import tempfile
-import threading
 import time
 from pathlib import Path
 from typing import Any
 
-from workers.cgroups import BotCgroup, CgroupManager
-from workers.launchers import PROJECT_ROOT, RUNNER
+from workers.cgroups import CgroupManager
+from workers.launchers import RUNNER, compiled_runner, fast_codec_file
 from workers.limits import Limits, LimitsError
+from workers.sandbox_mounts import (
+    ENGINE_DIR,
+    _interpreter_prefix,
+    _package_dirs,
+    _stage_library,
+)
+from workers.sandbox_process import (
+    SandboxedProcess,
+    SandboxUnavailable,
+    UidLease,
+    _become_subreaper,
+    _count_own_processes,
+    _kill_uid,
+    _lock_dir,
+    _world_readable,
+    processes_of_uid,
+)
 
-ENGINE_DIR = PROJECT_ROOT / "engine"
+__all__ = [
+    "BubblewrapLauncher",
+    "SandboxUnavailable",
+    "SandboxedProcess",
+    "UidLease",
+    "processes_of_uid",
+]
 
 # Where things appear inside the sandbox.
-SANDBOX_RUNNER = "/arena/runner.py"
+SANDBOX_RUNNER = "/arena/runner.pyc"
 SANDBOX_LIB = "/arena/lib"
 SANDBOX_BOT_DIR = "/arena/bot"
 
@@ -70,83 +87,9 @@ JOIN_CGROUPS = (
     'shift; done; shift; exec "$@"'
 )
 
-PR_SET_CHILD_SUBREAPER = 36
 SAFE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}")
-# bwrap reports a command killed by signal N as exit status 128 + N.
-BWRAP_SIGNAL_BASE = 128
-
-
-class SandboxUnavailable(RuntimeError):
-    """The sandbox cannot work on this host; the message says what to do."""
-
-
-# ----- small OS helpers -------------------------------------------------------------
-
-
-def _world_readable(path: str, executable: bool = False) -> bool:
-    """Whether a uid with no special rights can reach and read `path`."""
-    try:
-        target = os.path.realpath(path)
-        mode = os.stat(target).st_mode
-        need = stat.S_IROTH | (stat.S_IXOTH if executable or stat.S_ISDIR(mode) else 0)
-        if mode & need != need:
-            return False
-        parent = os.path.dirname(target)
-        while parent and parent != "/":
-            if not os.stat(parent).st_mode & stat.S_IXOTH:
-                return False
-            parent = os.path.dirname(parent)
-    except OSError:
-        return False
-    return True
-
-
-def _proc_uid(pid: str) -> int | None:
-    try:
-        with open(f"/proc/{pid}/status", "rb") as handle:
-            for line in handle:
-                if line.startswith(b"Uid:"):
-                    return int(line.split()[1])
-    except (OSError, ValueError, IndexError):
-        return None
-    return None
-
-
-def processes_of_uid(uid: int) -> list[int]:
-    """Every process (zombies included) whose real uid is `uid`, from a /proc scan."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit() and _proc_uid(entry) == uid:
-            found.append(int(entry))
-    return found
-
-
-def _children_of_self() -> list[int]:
-    children: list[int] = []
-    try:
-        for task in os.listdir("/proc/self/task"):
-            with (
-                contextlib.suppress(OSError, ValueError),
-                open(f"/proc/self/task/{task}/children") as handle,
-            ):
-                children.extend(int(p) for p in handle.read().split())
-    except OSError:
-        pass
-    return children
-
-
-def _become_subreaper() -> bool:
-    """Orphans of sandboxes come to this process (not a slow pid 1) to be reaped."""
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        return libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
-    except (OSError, AttributeError):
-        return False
-
-
-# Popen pids of live sandboxes: their statuses belong to their Popen objects.
-_LIVE_PIDS: set[int] = set()
-_LIVE_LOCK = threading.Lock()
+# Where the worker's orjson extension appears, read-only, for the runner's codec.
+SANDBOX_CODEC = "/arena/codec"
 
 
 _CHECKED: set[tuple[str, str, str, str | None, bool]] = set()
@@ -161,288 +104,6 @@ def _seccomp_program() -> tuple[bytes | None, str]:
         return build_filter_bpf(), "deny-list"
     except SeccompUnavailable as exc:
         return None, f"off ({exc})"
-
-
-# ----- uid leases -------------------------------------------------------------------
-
-
-class UidLease:
-    """One sandbox uid held by this process: an flock, so other workers skip it.
-
-    The lock file says "clean" when the last holder saw the uid's processes
-    all gone; otherwise (a crashed worker) the next holder searches /proc.
-    """
-
-    def __init__(self, uid: int, fd: int | None) -> None:
-        self.uid = uid
-        self._fd = fd
-
-    def was_clean(self) -> bool:
-        if self._fd is None:
-            return True
-        try:
-            return os.pread(self._fd, 16, 0) == b"clean"
-        except OSError:
-            return False
-
-    def mark(self, clean: bool) -> None:
-        # Same-size overwrites: changing the file's size (a truncate) is a journalled
-        # metadata change that waited behind the database's disk flushes (~0.2 ms a call
-        # in the pipeline), twice per bot per match.
-        if self._fd is not None:
-            with contextlib.suppress(OSError):
-                os.pwrite(self._fd, b"clean" if clean else b"dirty", 0)
-
-    def release(self, clean: bool = False) -> None:
-        if self._fd is not None:
-            self.mark(clean)
-            with contextlib.suppress(OSError):
-                os.close(self._fd)
-            self._fd = None
-
-
-_STAGED: dict[str, tuple[Path, Path]] = {}
-
-
-def _stage_library() -> tuple[Path, Path]:
-    """The runner and the engine where an unprivileged uid can read them.
-
-    A checkout inside a private folder (a 0700 temp dir, /root) cannot be bound
-    into a sandbox running as another uid, so such a checkout is copied, keyed by
-    a hash of its contents, into a world-readable folder owned by the worker.
-    """
-    if _world_readable(str(RUNNER)) and _world_readable(str(ENGINE_DIR)):
-        return RUNNER, ENGINE_DIR
-    files = sorted(
-        path for path in ENGINE_DIR.rglob("*") if path.is_file() and "__pycache__" not in path.parts
-    )
-    digest = hashlib.sha256()
-    for path in (RUNNER, *files):
-        digest.update(str(path.relative_to(PROJECT_ROOT)).encode() + b"\0" + path.read_bytes())
-    key = digest.hexdigest()[:20]
-    if key in _STAGED:
-        return _STAGED[key]
-    for base in (
-        "/run/arena-sandbox-lib",
-        os.path.join(tempfile.gettempdir(), "arena-sandbox-lib"),
-    ):
-        root = Path(base) / key
-        try:
-            if not (root / "ready").exists():
-                os.makedirs(base, mode=0o755, exist_ok=True)
-                os.chmod(base, 0o755)
-                staging = Path(tempfile.mkdtemp(dir=base))
-                shutil.copyfile(RUNNER, staging / "runner.py")
-                for path in files:
-                    target = staging / "engine" / path.relative_to(ENGINE_DIR)
-                    target.parent.mkdir(parents=True, exist_ok=True)
-                    shutil.copyfile(path, target)
-                for folder, _, names in os.walk(staging):
-                    os.chmod(folder, 0o755)
-                    for name in names:
-                        os.chmod(os.path.join(folder, name), 0o644)
-                (staging / "ready").touch()
-                try:
-                    os.rename(staging, root)
-                except OSError:  # another worker staged the same contents first
-                    shutil.rmtree(staging, ignore_errors=True)
-        except OSError:
-            continue
-        staged = (root / "runner.py", root / "engine")
-        if all(_world_readable(str(path)) for path in staged):
-            _STAGED[key] = staged
-            return staged
-    raise SandboxUnavailable(
-        f"{PROJECT_ROOT} is not readable by an unprivileged uid and no world-readable "
-        "folder could hold a copy of the runner and the engine"
-    )
-
-
-def _lock_dir() -> str:
-    for candidate in ("/run/arena-sandbox", os.path.join(tempfile.gettempdir(), "arena-sandbox")):
-        with contextlib.suppress(OSError):
-            os.makedirs(candidate, mode=0o700, exist_ok=True)
-            if os.access(candidate, os.W_OK):
-                return candidate
-    raise SandboxUnavailable("no writable directory for sandbox uid locks")
-
-
-# ----- the running sandbox ----------------------------------------------------------
-
-
-class SandboxedProcess(subprocess.Popen[bytes]):
-    """A bwrap process running one bot; cleans up its uid and cgroup when it ends."""
-
-    def __init__(
-        self,
-        args: list[str],
-        *,
-        lease: UidLease,
-        cgroup: BotCgroup | None,
-        limits: Limits,
-        **kwargs: Any,
-    ) -> None:
-        self.lease = lease
-        self.uid = lease.uid
-        self.cgroup = cgroup
-        self.limits = limits
-        self.death_cause: str | None = None
-        self._finished = False
-        self._bot_pid: int | None = None
-        self._readers: dict[str, int] = {}
-        super().__init__(args, **kwargs)
-        with _LIVE_LOCK:
-            _LIVE_PIDS.add(self.pid)
-
-    # Popen calls these; finishing is idempotent.
-    def poll(self) -> int | None:
-        code = super().poll()
-        if code is not None:
-            self._finish()
-        return self.returncode
-
-    def wait(self, timeout: float | None = None) -> int:
-        super().wait(timeout)
-        self._finish()
-        return self.returncode
-
-    # ----- what the referee may ask ----------------------------------------------
-
-    def cpu_seconds(self) -> float | None:
-        """CPU time used by everything in this sandbox so far (its cgroup's accounting)."""
-        if self.cgroup is None:
-            return None
-        fd = self._reader("cpu", self.cgroup.cpu_usage_file())
-        if fd is None:
-            return None
-        try:
-            return self.cgroup.parse_cpu_usage(os.pread(fd, 4096, 0))
-        except (OSError, ValueError):
-            return None
-
-    def starved_seconds(self) -> float:
-        """Time the runner waited, runnable, for a CPU: a loaded host, not the bot's own time.
-
-        The runner's main thread only (bots are single-threaded Python); 0 before it starts.
-        """
-        pid = self._find_bot_pid()
-        if pid is None:
-            return 0.0
-        fd = self._reader("sched", f"/proc/{pid}/schedstat")
-        if fd is None:
-            return 0.0
-        try:
-            return int(os.pread(fd, 128, 0).split()[1]) / 1e9
-        except (OSError, ValueError, IndexError):
-            return 0.0
-
-    def _reader(self, key: str, path: str | None) -> int | None:
-        """A file kept open for cheap re-reads with pread, once per move."""
-        fd = self._readers.get(key)
-        if fd is None and path is not None and not self._finished:
-            with contextlib.suppress(OSError):
-                fd = self._readers[key] = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
-        return fd
-
-    def _find_bot_pid(self) -> int | None:
-        """The host pid of the runner: bwrap -> its pid-1 reaper -> the runner."""
-        if self._bot_pid is not None:
-            return self._bot_pid
-        pid = self.pid
-        for _ in range(2):
-            try:
-                with open(f"/proc/{pid}/task/{pid}/children") as handle:
-                    children = handle.read().split()
-            except OSError:
-                return None
-            if not children:
-                return None
-            pid = int(children[0])
-        self._bot_pid = pid
-        return pid
-
-    # ----- the end ---------------------------------------------------------------
-
-    def _finish(self) -> None:
-        if self._finished:
-            return
-        self._finished = True
-        code = self.returncode
-        if code is not None and BWRAP_SIGNAL_BASE < code < BWRAP_SIGNAL_BASE + 65:
-            self.returncode = -(code - BWRAP_SIGNAL_BASE)
-        self.death_cause = self._cause_of_death()
-        for fd in self._readers.values():
-            with contextlib.suppress(OSError):
-                os.close(fd)
-        self._readers.clear()
-        with _LIVE_LOCK:
-            _LIVE_PIDS.discard(self.pid)
-        self.cleanup()
-
-    def _cause_of_death(self) -> str | None:
-        code = self.returncode or 0
-        if code == -signal.SIGKILL and self.cgroup is not None and self.cgroup.oom_killed():
-            return f"out of memory: the sandbox passed its {self.limits.memory_mb} MB limit"
-        if code == -signal.SIGXCPU:
-            return f"CPU time limit ({self.limits.cpu_seconds}s)"
-        if code == -signal.SIGXFSZ:
-            return f"file size limit ({self.limits.file_size_mb} MB)"
-        return None
-
-    def cleanup(self, timeout: float = 2.0) -> None:
-        """Kill whatever of this sandbox still runs, reap it, free the uid and cgroup."""
-        deadline = time.monotonic() + timeout
-        own_uid = self.uid == os.getuid()  # not root: the bot shares our uid, never kill by uid
-        # bwrap leaves its pid-1 reaper behind as our child (we are a subreaper):
-        # it counts against the uid's process limit until it is reaped.
-        clean = own_uid or _reap_uid_children(self.uid, deadline)
-        if self.cgroup is not None:
-            self.cgroup.kill_all()
-            clean = self.cgroup.remove(timeout=max(0.05, deadline - time.monotonic())) and clean
-        elif not own_uid:
-            clean = _kill_uid(self.uid, deadline) and clean
-        self.lease.release(clean=clean)
-
-
-def _reap_uid_children(uid: int, deadline: float) -> bool:
-    """Kill and wait for our children that run as `uid`; True if none is left."""
-    while True:
-        pending = []
-        for pid in _children_of_self():
-            with _LIVE_LOCK:
-                if pid in _LIVE_PIDS:
-                    continue
-            if _proc_uid(str(pid)) != uid:
-                continue
-            with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGKILL)
-            try:
-                done, _ = os.waitpid(pid, os.WNOHANG)
-            except ChildProcessError:
-                continue
-            if not done:
-                pending.append(pid)
-        if not pending:
-            return True
-        if time.monotonic() > deadline:
-            return False
-        # A killed process is usually gone within a fraction of a millisecond.
-        time.sleep(0.0002)
-
-
-def _kill_uid(uid: int, deadline: float) -> bool:
-    """Without a cgroup: find the uid's processes in /proc, kill and reap them."""
-    while True:
-        left = processes_of_uid(uid)
-        for pid in left:
-            with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGKILL)
-        _reap_uid_children(uid, time.monotonic())
-        if not left:
-            return True
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.002)
 
 
 # ----- the launcher -----------------------------------------------------------------
@@ -481,6 +142,7 @@ class BubblewrapLauncher:
             self._seccomp, self.seccomp_note = _seccomp_program()
         self.subreaper = _become_subreaper() if self.is_root else False
         self._static: list[str] | None = None
+        self._codec = False
         self._python: str | None = None
         self._checked = False
 
@@ -551,12 +213,23 @@ class BubblewrapLauncher:
         for hidden in _package_dirs(python, prefix):
             args += ["--tmpfs", hidden, "--remount-ro", hidden]
         runner, engine_dir = _stage_library() if self.is_root else (RUNNER, ENGINE_DIR)
+        compiled = compiled_runner()
+        if compiled != RUNNER and (not self.is_root or _world_readable(str(compiled))):
+            runner = compiled  # no compiling of the runner at every start
         args += [
             "--ro-bind", str(engine_dir), f"{SANDBOX_LIB}/engine",
             "--ro-bind", str(runner), SANDBOX_RUNNER,
+        ]  # fmt: skip
+        codec = fast_codec_file()
+        if codec is not None and self.is_root and not _world_readable(str(codec)):
+            codec = None  # the sandbox's uid could not open it: the runner's own codec
+        if codec is not None:
+            args += ["--ro-bind", str(codec), f"{SANDBOX_CODEC}/{codec.name}"]
+        args += [
             "--proc", "/proc",
             "--dev", "/dev",
         ]  # fmt: skip
+        self._codec = codec is not None
         self._static = args
         return args
 
@@ -750,7 +423,10 @@ class BubblewrapLauncher:
             if command is not None:
                 args += command
             else:
-                args += [SANDBOX_RUNNER, "--lib", SANDBOX_LIB, f"{SANDBOX_BOT_DIR}/{name}"]
+                args += [SANDBOX_RUNNER, "--lib", SANDBOX_LIB]
+                if self._codec:
+                    args += ["--lib", SANDBOX_CODEC]
+                args.append(f"{SANDBOX_BOT_DIR}/{name}")
             # No preexec_fn and no user= here: either makes Python fork() the worker,
             # which costs ~10 ms for a 55 MB worker on these VMs; without them the
             # spawn is a vfork() (~0.3 ms) and the prefix applies the same set-up.
@@ -787,36 +463,3 @@ def _pipe_with(data: bytes) -> int:
     finally:
         os.close(write_end)
     return read_end
-
-
-def _count_own_processes() -> int:
-    uid = os.getuid()
-    return sum(1 for entry in os.listdir("/proc") if entry.isdigit() and _proc_uid(entry) == uid)
-
-
-def _interpreter_prefix(python: str) -> str:
-    """The installation folder holding the interpreter (and its libpython)."""
-    if python == os.path.realpath(sys.executable):
-        return os.path.realpath(sys.base_prefix)
-    return os.path.dirname(os.path.dirname(python))
-
-
-def _package_dirs(python: str, prefix: str) -> list[str]:
-    version = f"python{sys.version_info.major}.{sys.version_info.minor}"
-    candidates = [
-        f"{prefix}/lib/{version}/site-packages",
-        f"{prefix}/lib/{version}/dist-packages",
-        f"{prefix}/local/lib/{version}/dist-packages",
-        f"/usr/local/lib/{version}/dist-packages",
-        f"/usr/local/lib/{version}/site-packages",
-        "/usr/lib/python3/dist-packages",
-    ]
-    if python == os.path.realpath(sys.executable):
-        candidates.append(sysconfig.get_paths()["purelib"])
-    seen = []
-    for path in candidates:
-        real = os.path.realpath(path)
-        under_sandbox = real.startswith("/usr/") or real.startswith(prefix + "/")
-        if os.path.isdir(real) and under_sandbox and real not in seen:
-            seen.append(real)
-    return seen

@@ -1,48 +1,65 @@
 """Celery tasks: thin, idempotent, and given ids only.
 
-`run_match(match_id)` claims the match by a conditional update (a second delivery
-finds it taken and does nothing), writes each seat's bot version into a private
-temp dir, starts one process per seat through the launcher chosen in settings
-(the bubblewrap sandbox, or a plain process), lets the referee play the engine to
-the end and hands the outcome to `arena.services.results.record_result`, which
-commits the result and the ratings once.
+`run_set(match_ids)` plays a set of matches between the same bot versions (a
+MatchSet, a pairing's games; `enqueue_set` and `enqueue_matches` send them) and
+`run_match(match_id)` one match, as a set of one. Each match is claimed by a
+conditional update (a second delivery finds it taken and does nothing); each bot
+version of the set is written once into a private temp dir and started once, in one
+process for the whole set, through the launcher chosen in settings (the bubblewrap
+sandbox, or a plain process); the referee plays the set's matches interleaved, and
+each outcome goes, in the set's order, to `arena.services.results.record_result`,
+which commits that match's result and ratings once.
 
 A bot that misbehaves is a match result (a forfeit), never a retry. Only
 infrastructure faults (database, broker, sandbox unavailable, processes that
 cannot be started) give the claim back and retry; a match that cannot be played
 at all (unknown game, bad options or limits, an engine error) is marked failed.
-`reap_stuck_matches` requeues matches whose worker vanished.
+`reap_stuck_matches` requeues matches whose worker vanished. Reading and claiming
+matches is in workers/claims.py.
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
+import json
 import logging
 import os
 import tempfile
 import time
 import traceback
 import uuid
+from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.db import DatabaseError, close_old_connections, connection
+from django.db import DatabaseError, close_old_connections
 from django.utils import timezone
 
 import engine
-from arena.models import BotVersion, Match, MatchSeat
-from arena.services import rows, skills
+from arena.models import Match, MatchSeat, MatchSet
+from arena.services import skills
 from arena.services.challenges import advance_stalled_challenges
-from arena.services.results import after_failure, record_failure, record_result
+from arena.services.results import (
+    after_failure,
+    record_failure,
+    record_result,
+    record_results,
+)
 from workers import routing
 from workers.celery import app
+from workers.claims import (
+    extend_claims,
+    read_and_claim,  # noqa: F401  (the one-match claim, kept here)
+    read_and_claim_set,
+    release,
+)
 from workers.launchers import Launcher, get_launcher
 from workers.limits import Limits, LimitsError
-from workers.players import ProcessPlayer
-from workers.referee import MatchOutcome, play_match
+from workers.players import BotProcess
+from workers.referee import MatchOutcome, SetMatch, play_set
 
 log = logging.getLogger(__name__)
 
@@ -85,12 +102,14 @@ def worker_launcher() -> Launcher:
 
 
 def _bot_file(folder: Path, seat: MatchSeat) -> Path:
+    """The seat's bot version as a file, written once per version for the whole set."""
     version = seat.bot_version
     name = "bot.zip" if version.is_zip() else "bot.py"
-    seat_dir = folder / f"seat{seat.seat}"
-    seat_dir.mkdir(mode=0o700)
-    path = seat_dir / name
-    path.write_bytes(bytes(version.source))
+    version_dir = folder / f"version{version.pk}"
+    path = version_dir / name
+    if not path.exists():
+        version_dir.mkdir(mode=0o700, exist_ok=True)
+        path.write_bytes(bytes(version.source))
     return path
 
 
@@ -108,16 +127,14 @@ def _scratch() -> str | None:
     return None
 
 
-def _close_quietly(players: list[ProcessPlayer]) -> None:
-    for player in players:
+def _close_quietly(bots: list[BotProcess]) -> None:
+    for bot in bots:
         with contextlib.suppress(Exception):
-            player.close()
+            bot.close()
 
 
-def play_claimed(match: Match, seats: list[MatchSeat] | None = None) -> MatchOutcome:
-    """Play a match this worker has claimed; raise Unplayable or InfrastructureFault."""
-    if seats is None:
-        seats = list(match.seats.select_related("bot_version").order_by("seat"))
+def check_playable(match: Match, seats: list[MatchSeat]) -> Limits:
+    """Raise Unplayable when a claimed match cannot be played at all; return its limits."""
     if len(seats) != match.players:
         raise Unplayable(f"the match has {len(seats)} seat rows for {match.players} players")
     try:
@@ -128,201 +145,176 @@ def play_claimed(match: Match, seats: list[MatchSeat] | None = None) -> MatchOut
         game.check_options(match.options)
     except (LimitsError, engine.UnknownGame, engine.InvalidSetup) as exc:
         raise Unplayable(str(exc)) from exc
+    return limits
+
+
+def play_claimed_set(
+    claimed: list[tuple[Match, list[MatchSeat]]],
+    limits: Limits,
+    heartbeat: Callable[[], None] | None = None,
+) -> list[MatchOutcome]:
+    """Play claimed matches of one game and limits as one set: one process per bot version
+    (per seat it holds in a match: self-play starts one per seat). Raises Unplayable or
+    InfrastructureFault."""
     launcher = worker_launcher()
-    players: list[ProcessPlayer] = []
-    with tempfile.TemporaryDirectory(prefix=f"arena-match-{match.pk}-", dir=_scratch()) as folder:
+    first = claimed[0][0]
+    # A process per (version, its n-th seat in a match): versions in a set's usual case.
+    process_of: dict[tuple[int, int], int] = {}
+    specs = []
+    for match, seats in claimed:
+        seen: dict[int, int] = {}
+        placed = []
+        for seat in seats:
+            nth = seen[seat.bot_version_id] = seen.get(seat.bot_version_id, -1) + 1
+            placed.append(process_of.setdefault((seat.bot_version_id, nth), len(process_of)))
+        specs.append(SetMatch(key=match.pk, seed=match.seed, seats=placed, options=match.options))
+    bots: list[BotProcess] = []
+    prefix = f"arena-set-{first.pk}-"
+    with tempfile.TemporaryDirectory(prefix=prefix, dir=_scratch()) as folder:
         try:
-            for seat in seats:
+            versions = {s.bot_version_id: s for _, seats in claimed for s in seats}
+            for version_id, _ in process_of:  # in the order of their indexes
+                seat = versions[version_id]
                 path = _bot_file(Path(folder), seat)
                 try:
                     process = launcher.launch(path, limits)
                 except Exception as exc:
                     raise InfrastructureFault(f"could not start seat {seat.seat}: {exc}") from exc
-                players.append(ProcessPlayer(process, limits))
+                bots.append(BotProcess(process, limits, matches=len(claimed)))
             try:
-                return play_match(
-                    match.game, match.seed, players, match.options, limits.match_seconds
-                )
+                return play_set(first.game, specs, bots, limits.match_seconds, heartbeat)
             except Exception as exc:
                 raise Unplayable(_describe(exc, "the referee stopped")) from exc
         finally:
-            # play_match closes its players; this covers a failure before or inside it.
-            _close_quietly(players)
+            # play_set closes its bots; this covers a failure before or inside it.
+            _close_quietly(bots)
 
 
-# The reads and the claim on every match's path are written out: see arena/services/rows.py.
-_MATCH_COLUMNS = rows.columns(
-    Match,
-    [
-        "id",
-        "tournament_id",
-        "challenge_id",
-        "game",
-        "players",
-        "options",
-        "limits",
-        "seed",
-        "status",
-        "attempts",
-    ],
-)
-_SEAT_COLUMNS = rows.columns(MatchSeat, ["id", "match_id", "seat", "bot_id", "bot_version_id"])
-_VERSION_COLUMNS = rows.columns(BotVersion, ["id", "source", "filename"])
-_READ_SQL = (
-    f"SELECT {rows.select_list(_MATCH_COLUMNS, 'm')}, {rows.select_list(_SEAT_COLUMNS, 's')},"
-    f" {rows.select_list(_VERSION_COLUMNS, 'v')}"
-    " FROM arena_match m"
-    " LEFT JOIN arena_matchseat s ON s.match_id = m.id"
-    " LEFT JOIN arena_botversion v ON v.id = s.bot_version_id"
-    " WHERE m.id = %s ORDER BY s.seat"
-)
-# The claim: one conditional UPDATE that returns the new attempt count (None: not queued).
-_CLAIM_SQL = (
-    "UPDATE arena_match SET status = %s, claim_token = %s, claimed_at = %s, deadline_at = %s,"
-    " attempts = attempts + 1{commit_mode} WHERE id = %s AND status = %s RETURNING attempts"
-)
-# On PostgreSQL the claim's transaction does not wait for the disk: set_config(..., true)
-# is SET LOCAL, for that transaction alone, read when it commits.
-_UNFLUSHED = " FROM (SELECT set_config('synchronous_commit', 'off', true)) AS claim_commit"
-_EXTEND_SQL = "UPDATE arena_match SET deadline_at = %s WHERE id = %s AND claim_token = %s"
-
-
-def read_and_claim(match_id: int) -> tuple[Match | None, list[MatchSeat], bool]:
-    """Read the match, its seats and their bot versions, and claim it for this worker.
-
-    Returns (match, seats, claimed); (None, [], False) if the match is gone. Claimed is
-    False when the match was not queued: another delivery has it, or it is done.
-
-    On PostgreSQL the read and the claim travel together (pipeline mode) in one round
-    trip, and the claim commits without waiting for the disk. Losing the claim
-    in a database crash is harmless: the result's commit, which does wait, also makes
-    every earlier commit durable (the log is sequential); without a result the match
-    is back in `queued` and the reaper re-sends it. The read runs first, so it sees the
-    match as it was before the claim, and the claim's condition (still queued) makes a
-    second delivery find it taken. The deadline starts at the configured one; a match
-    whose own limit needs longer gets it by one more statement (rare).
-    """
-    now = timezone.now()
-    token = uuid.uuid4()
-    configured = float(settings.ARENA_MATCH_DEADLINE_SECONDS)
-    deadline = now + timedelta(seconds=configured)
-    # PostgreSQL: both statements in one round trip, the claim's commit not waiting for disk.
-    together = connection.vendor == "postgresql"
-    commit_mode = _UNFLUSHED if together else ""
-    claim_values = [
-        *_db_values(
-            {
-                "status": Match.Status.RUNNING,
-                "claim_token": token,
-                "claimed_at": now,
-                "deadline_at": deadline,
-                "id": match_id,
-            }
-        ),
-        Match.Status.QUEUED,
-    ]
-    with rows.pipelined(), rows.prepared_cursor() as reading, rows.prepared_cursor() as claiming:
-        reading.execute(_READ_SQL, [match_id])
-        if not together:
-            # SQLite: a read left unfinished keeps its snapshot, and a write on top of it
-            # fails at once ("database is locked") when another worker committed since.
-            found = reading.fetchall()
-        claiming.execute(_CLAIM_SQL.format(commit_mode=commit_mode), claim_values)
-        if together:
-            found = reading.fetchall()
-        returned = claiming.fetchall()
-    match, seats = _match_from_rows(found)
-    if match is None or not returned:
-        return match, seats, False
-    match.status, match.claim_token = Match.Status.RUNNING, token
-    match.claimed_at, match.deadline_at = now, deadline
-    match.attempts = returned[0][0]
-    if match.deadline_seconds() > configured:
-        match.deadline_at = now + timedelta(seconds=match.deadline_seconds())
-        with rows.prepared_cursor() as cursor:
-            cursor.execute(
-                _EXTEND_SQL,
-                _db_values(
-                    {"deadline_at": match.deadline_at, "id": match.pk, "claim_token": token}
-                ),
-            )
-    return match, seats, True
-
-
-def _match_from_rows(found: list[tuple[Any, ...]]) -> tuple[Match | None, list[MatchSeat]]:
-    if not found:
-        return None, []
-    match_end = len(_MATCH_COLUMNS)
-    seat_end = match_end + len(_SEAT_COLUMNS)
-    match = rows.instance(Match, _MATCH_COLUMNS, found[0][:match_end])
-    seats = []
-    for row in found:
-        if row[match_end] is None:
-            continue
-        seat = rows.instance(MatchSeat, _SEAT_COLUMNS, row[match_end:seat_end])
-        seat.bot_version = rows.instance(BotVersion, _VERSION_COLUMNS, row[seat_end:])
-        seats.append(seat)
-    return match, seats
-
-
-def _db_values(values: dict[str, Any]) -> list[Any]:
-    # As the ORM would send them (SQLite keeps UUIDs and times as text).
-    return [
-        Match._meta.get_field(name).get_db_prep_value(value, connection)
-        for name, value in values.items()
-    ]
-
-
-def _release(match_id: int, token: uuid.UUID | None) -> None:
-    """Give a claim back so the retry (or the reaper) can take the match again."""
-    Match.objects.filter(pk=match_id, status=Match.Status.RUNNING, claim_token=token).update(
-        status=Match.Status.QUEUED, claim_token=None, claimed_at=None, deadline_at=None
-    )
+def play_claimed(match: Match, seats: list[MatchSeat] | None = None) -> MatchOutcome:
+    """Play one match this worker has claimed; raise Unplayable or InfrastructureFault."""
+    if seats is None:
+        seats = list(match.seats.select_related("bot_version").order_by("seat"))
+    limits = check_playable(match, seats)
+    return play_claimed_set([(match, seats)], limits)[0]
 
 
 def execute_match(match_id: int) -> str:
-    """Claim, play and record one match. Returns what happened, for logs and tests."""
-    match, seats, claimed = read_and_claim(match_id)
-    if match is None:
-        return "missing"
-    if not claimed:
-        return "skipped"
-    token = match.claim_token
-    started = time.monotonic()
+    """Claim, play and record one match (a set of one). Returns what happened."""
+    return execute_set([match_id])[0]
+
+
+def execute_set(match_ids: list[int]) -> list[str]:
+    """Claim, play and record a set of matches; what happened to each, in order.
+
+    Each match is claimed, recorded and rated on its own: "recorded", "duplicate" (done
+    by another delivery meanwhile), "skipped" (not queued), "missing" or "failed".
+    Matches of different games or limits (not a set's usual case) are played as
+    separate sets. Raises InfrastructureFault or DatabaseError (for a retry) after giving
+    back the claims of every match it has not recorded.
+    """
+    unique = list(dict.fromkeys(int(match_id) for match_id in match_ids))
+    claims = read_and_claim_set(unique)
+    verdict = {
+        match_id: ("missing" if match is None else "skipped")
+        for match_id, (match, _, _) in zip(unique, claims, strict=True)
+    }
+    groups: dict[tuple[str, str], list[tuple[Match, list[MatchSeat]]]] = {}
+    limits_of: dict[tuple[str, str], Limits] = {}
+    for match, seats, claimed in claims:
+        if match is None or not claimed:
+            continue
+        try:
+            limits = check_playable(match, seats)
+        except Unplayable as exc:
+            verdict[match.pk] = _fail(match, str(exc))
+            continue
+        key = (match.game, json.dumps(limits.to_dict(), sort_keys=True))
+        groups.setdefault(key, []).append((match, seats))
+        limits_of[key] = limits
+    pending = [match for group in groups.values() for match, _ in group]
+    for key, group in groups.items():
+        played = [match for match, _ in group]
+        started = time.monotonic()
+        try:
+            outcomes = play_claimed_set(group, limits_of[key], _heartbeat(played))
+        except Unplayable as exc:
+            for match in played:
+                verdict[match.pk] = _fail(match, str(exc))
+                pending.remove(match)
+            continue
+        except (InfrastructureFault, DatabaseError):
+            _give_back(pending)
+            raise
+        except OSError as exc:
+            # The temp dir, a bot file or a pipe could not be made: the host, not the match.
+            _give_back(pending)
+            raise InfrastructureFault(f"could not prepare the match: {exc}") from exc
+        except Exception as exc:
+            # A bug of ours: retrying would fail the same way, so the matches fail, with why.
+            for match in played:
+                verdict[match.pk] = _fail(
+                    match, _describe(exc, "the worker could not play the match")
+                )
+                pending.remove(match)
+            log.exception("set of matches %s failed", [m.pk for m in played])
+            continue
+        seconds = time.monotonic() - started
+        # In the set's order: ratings move exactly as if the matches were played one by one.
+        for match, outcome, done in _record_set(played, outcomes, pending):
+            verdict[match.pk] = done or _record(match, outcome, pending, seconds)
+    return [verdict[int(match_id)] for match_id in match_ids]
+
+
+def _record_set(
+    played: list[Match], outcomes: list[MatchOutcome], pending: list[Match]
+) -> list[tuple[Match, MatchOutcome, str | None]]:
+    """Record a set's results in one transaction; None for each match to record alone."""
     try:
-        outcome = play_claimed(match, seats)
-    except Unplayable as exc:
-        record_failure(match_id, token, str(exc))
-        log.warning("match %s failed: %s", match_id, exc)
-        return "failed"
-    except (InfrastructureFault, DatabaseError):
-        _release_or_give_up(match, token)
-        raise
-    except OSError as exc:
-        # The temp dir, a bot file or a pipe could not be made: the host, not the match.
-        _release_or_give_up(match, token)
-        raise InfrastructureFault(f"could not prepare the match: {exc}") from exc
-    except Exception as exc:
-        # A bug of ours: retrying would fail the same way, so the match fails, with why.
-        record_failure(match_id, token, _describe(exc, "the worker could not play the match"))
-        log.exception("match %s failed", match_id)
-        return "failed"
-    try:
-        done = record_result(match_id, token, outcome)
+        done = record_results(
+            [(m.pk, m.claim_token, o) for m, o in zip(played, outcomes, strict=True)]
+        )
     except DatabaseError:
-        _release_or_give_up(match, token)
+        _give_back(pending)
+        raise
+    except Exception:
+        log.exception("set %s: recording the matches one by one", [m.pk for m in played])
+        return [(m, o, None) for m, o in zip(played, outcomes, strict=True)]
+    for match, outcome, recorded in zip(played, outcomes, done, strict=True):
+        pending.remove(match)
+        if recorded.recorded and match.challenge_id is None:
+            _try_request_refit(match.game)
+        log.info(
+            "match %s %s (%d decisions, ranks %s%s)",
+            match.pk,
+            "recorded" if recorded.recorded else "already done",
+            outcome.decisions,
+            outcome.ranks,
+            f", forfeits {outcome.forfeits}" if outcome.forfeits else "",
+        )
+    return [
+        (m, o, "recorded" if r.recorded else "duplicate")
+        for m, o, r in zip(played, outcomes, done, strict=True)
+    ]
+
+
+def _record(match: Match, outcome: MatchOutcome, pending: list[Match], seconds: float) -> str:
+    try:
+        done = record_result(match.pk, match.claim_token, outcome)
+    except DatabaseError:
+        _give_back(pending)
         raise
     except Exception as exc:
-        record_failure(match_id, token, _describe(exc, "the result could not be recorded"))
-        log.exception("match %s: result not recorded", match_id)
-        return "failed"
+        pending.remove(match)
+        log.exception("match %s: result not recorded", match.pk)
+        return _fail(match, _describe(exc, "the result could not be recorded"))
+    pending.remove(match)
     if done.recorded and match.challenge_id is None:
         _try_request_refit(match.game)
     log.info(
-        "match %s %s in %.2fs (%d decisions, ranks %s%s)",
-        match_id,
+        "match %s %s (set of %.2fs; %d decisions, ranks %s%s)",
+        match.pk,
         "recorded" if done.recorded else "already done",
-        time.monotonic() - started,
+        seconds,
         outcome.decisions,
         outcome.ranks,
         f", forfeits {outcome.forfeits}" if outcome.forfeits else "",
@@ -339,6 +331,25 @@ def _try_request_refit(game: str) -> None:
         log.exception("could not check whether %s needs a refit", game)
 
 
+def _fail(match: Match, error: str) -> str:
+    record_failure(match.pk, match.claim_token, error)
+    log.warning("match %s failed: %s", match.pk, error.splitlines()[0] if error else "")
+    return "failed"
+
+
+def _give_back(matches: list[Match]) -> None:
+    for match in matches:
+        _release_or_give_up(match, match.claim_token)
+
+
+def _heartbeat(matches: list[Match]) -> Callable[[], None]:
+    def extend() -> None:
+        with contextlib.suppress(DatabaseError):
+            extend_claims(matches)
+
+    return extend
+
+
 def _describe(exc: BaseException, what: str) -> str:
     return f"{what}: {type(exc).__name__}: {exc}\n" + "".join(traceback.format_exception(exc)[-3:])
 
@@ -349,7 +360,7 @@ def _release_or_give_up(match: Match, token: uuid.UUID | None) -> None:
             if match.try_fail(f"gave up after {match.attempts} attempts", claim_token=token):
                 after_failure(match)
         else:
-            _release(match.pk, token)
+            release(match.pk, token)
 
 
 # ----- tasks ---------------------------------------------------------------------------------
@@ -366,12 +377,56 @@ def run_match(self: Any, match_id: int) -> str:
         raise self.retry(exc=exc, countdown=min(60, 2**self.request.retries)) from exc
 
 
+@app.task(bind=True, name="workers.tasks.run_set", max_retries=MAX_RETRIES)
+def run_set(self: Any, match_ids: list[int]) -> list[str]:
+    """A set of matches between the same bot versions, one process per bot for the set.
+
+    A retry claims again only what is still queued: recorded matches are skipped."""
+    try:
+        return execute_set(list(match_ids))
+    except (InfrastructureFault, DatabaseError) as exc:
+        close_old_connections()
+        log.warning("set %s: infrastructure fault, retrying: %s", match_ids, exc)
+        raise self.retry(exc=exc, countdown=min(60, 2**self.request.retries)) from exc
+
+
 def enqueue_match(match_id: int, purpose: str = Match.Purpose.TOURNAMENT) -> None:
     """Put one match on its purpose's queue (called after the transaction that created it).
 
     The queue comes from workers/routing.py, the one place that maps purposes to queues.
     """
     run_match.apply_async((match_id,), queue=routing.queue_for_purpose(purpose))
+
+
+def enqueue_matches(match_ids: list[int], purpose: str = Match.Purpose.TOURNAMENT) -> None:
+    """Put matches between the same bot versions on their purpose's queue as sets.
+
+    One task per `settings.ARENA_SET_MAX_MATCHES` matches (in the given order): each
+    plays its matches with one process per bot version. Call it after the transaction
+    that created them; a lone match goes as `run_match`.
+    """
+    ids = [int(match_id) for match_id in match_ids]
+    size = max(1, int(settings.ARENA_SET_MAX_MATCHES))
+    queue = routing.queue_for_purpose(purpose)
+    for start in range(0, len(ids), size):
+        chunk = ids[start : start + size]
+        if len(chunk) == 1:
+            run_match.apply_async((chunk[0],), queue=queue)
+        else:
+            run_set.apply_async((chunk,), queue=queue)
+
+
+def enqueue_set(set_id: int, purpose: str | None = None) -> None:
+    """Put a MatchSet's unfinished matches on the queue as one set (after its commit).
+
+    The ladder and challenges call this; `purpose` defaults to the set's own."""
+    match_set = MatchSet.objects.filter(pk=set_id).only("purpose").first()
+    if match_set is None:
+        return
+    ids = list(
+        match_set.matches.unfinished().order_by("set_index", "id").values_list("id", flat=True)
+    )
+    enqueue_matches(ids, purpose or match_set.purpose)
 
 
 @app.task(name="workers.tasks.reap_stuck_matches")

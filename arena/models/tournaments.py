@@ -157,6 +157,7 @@ class Tournament(models.Model):
         Returns the new match ids.
         """
         enqueue = load_enqueue()
+        enqueue_many = load_enqueue_sets()
         try:
             game = engine.get_game(self.game)
         except engine.UnknownGame as exc:
@@ -239,8 +240,14 @@ class Tournament(models.Model):
                 status=self.Status.RUNNING, started_at=now
             )
             ids = [m.pk for m in matches]
+            # A pairing's games (or one duplicate set) go as one set: one bot process each.
+            groups: dict[object, list[int]] = {}
+            for match, (seating, _, match_set, _) in zip(matches, planned, strict=True):
+                key = match_set.pk if match_set else tuple(sorted(seating))
+                groups.setdefault(key, []).append(match.pk)
             transaction.on_commit(
-                lambda: enqueue_all(enqueue, ids, Match.Purpose.TOURNAMENT), robust=True
+                lambda: enqueue_sets(enqueue_many, list(groups.values()), Match.Purpose.TOURNAMENT),
+                robust=True,
             )
         self.status, self.started_at = self.Status.RUNNING, now
         return ids
@@ -291,6 +298,16 @@ def load_enqueue() -> Callable[..., object]:
         raise Unavailable(f"the match queue is not available ({path}: {exc})") from exc
 
 
+def load_enqueue_sets() -> Callable[..., object]:
+    """The function that queues matches between the same bots as one set (one task, one
+    bot process per bot for the set): `enqueue_matches(match_ids, purpose)`."""
+    path = settings.ARENA_ENQUEUE_MATCHES
+    try:
+        return import_string(path)
+    except ImportError as exc:
+        raise Unavailable(f"the match queue is not available ({path}: {exc})") from exc
+
+
 def enqueue_after_commit(ids: list[int]) -> None:
     """Send these tournament matches to the queue once the current transaction commits."""
     if ids:
@@ -311,3 +328,16 @@ def enqueue_all(enqueue: Callable[..., object], ids: list[int], purpose: str) ->
             failed += 1
             log.exception("could not enqueue match %s", match_id)
     log.info("enqueued %d of %d matches", len(ids) - failed, len(ids))
+
+
+def enqueue_sets(enqueue: Callable[..., object], groups: list[list[int]], purpose: str) -> None:
+    """`enqueue_all` for groups of matches between the same bots, each queued as a set."""
+    failed = 0
+    for ids in groups:
+        try:
+            enqueue(ids, purpose)
+        except Exception:
+            failed += len(ids)
+            log.exception("could not enqueue matches %s", ids)
+    total = sum(len(ids) for ids in groups)
+    log.info("enqueued %d of %d matches", total - failed, total)

@@ -27,7 +27,7 @@ import engine
 from arena.accounts import is_organiser
 from arena.errors import Conflict, InvalidInput, NotAllowed
 from arena.models import BotVersion, Challenge, Match, MatchSeat
-from arena.models.tournaments import enqueue_all, load_enqueue
+from arena.models.tournaments import enqueue_sets, load_enqueue, load_enqueue_sets
 from arena.ratings import sprt
 from arena.services.tournaments import check_limits
 
@@ -121,7 +121,8 @@ def create_challenge(
     except engine.InvalidSetup as exc:
         raise InvalidInput(str(exc), field="options") from None
     limits = check_limits(limits)
-    enqueue = load_enqueue()  # a missing queue is a 503 before anything is stored
+    load_enqueue()  # a missing queue is a 503 before anything is stored
+    enqueue = load_enqueue_sets()
     with transaction.atomic():
         challenge = Challenge.objects.create(
             game=spec.name,
@@ -176,7 +177,10 @@ def _schedule_batch(
         for seat, version in enumerate(versions)
     )
     ids = [m.pk for m in matches]
-    transaction.on_commit(lambda: enqueue_all(enqueue, ids, Match.Purpose.CHALLENGE), robust=True)
+    # The batch's games are between the same versions: one set (one task, one process
+    # per bot for all of them), arena/models/tournaments.py's enqueue_sets.
+    many = load_enqueue_sets()
+    transaction.on_commit(lambda: enqueue_sets(many, [ids], Match.Purpose.CHALLENGE), robust=True)
     return ids
 
 
@@ -236,7 +240,7 @@ def advance(challenge_id: int) -> str | None:
     elif scheduled >= challenge.max_games:
         challenge.status = Challenge.Status.INCONCLUSIVE
     else:
-        _schedule_batch(challenge, list(challenge.opponents.order_by("id")), load_enqueue())
+        _schedule_batch(challenge, list(challenge.opponents.order_by("id")), load_enqueue_sets())
     if not challenge.is_running():
         challenge.finished_at = timezone.now()
     challenge.save(

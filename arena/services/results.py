@@ -21,7 +21,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from django.db import connection, transaction
+import orjson
+from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
 import engine
@@ -102,21 +103,57 @@ def record_result(match_id: int, claim_token: uuid.UUID | str | None, outcome: O
         except _MissingRows as missing:
             missing.create()
             continue
-        if recorded.recorded and recorded.challenge_id is not None:
-            # In its own transaction, after the result's: the recording transaction runs
-            # in pipeline mode, where the ORM's row counts are not known. A worker lost
-            # in between leaves a complete batch that the reaper advances.
-            with transaction.atomic():
-                challenges.advance(recorded.challenge_id)
+        _after_recorded(recorded)
         return recorded
     raise RuntimeError(f"match {match_id}: rating rows vanished while recording")
 
 
-def _record(match_id: int, claim_token: uuid.UUID | str | None, outcome: Outcome) -> Recorded:
+def _after_recorded(recorded: Recorded) -> None:
+    if recorded.recorded and recorded.challenge_id is not None:
+        # In its own transaction, after the result's: the recording transaction runs
+        # in pipeline mode, where the ORM's row counts are not known. A worker lost
+        # in between leaves a complete batch that the reaper advances.
+        with transaction.atomic():
+            challenges.advance(recorded.challenge_id)
+
+
+def record_results(
+    items: Sequence[tuple[int, uuid.UUID | str | None, Outcome]],
+) -> list[Recorded]:
+    """`record_result` for each match of a set, in order, with one commit for all.
+
+    Each match is still checked, written and rated on its own (a done match is left
+    alone), in the given order, so ratings move exactly as if recorded one by one; the
+    set only shares the transaction, so a set of 16 waits for the disk once, not 16
+    times. If anything goes wrong (a rating row to create, a bad outcome, a lock
+    conflict), nothing of the batch is kept and each match is recorded on its own.
+    """
+    if len(items) > 1:
+        try:
+            with transaction.atomic():
+                done = [_record(*item, savepoint=False) for item in items]
+        except (_MissingRows, ValueError, DatabaseError) as exc:
+            log.info("recording a set one match at a time (%s)", type(exc).__name__)
+        else:
+            for recorded in done:
+                _after_recorded(recorded)
+            return done
+    return [record_result(*item) for item in items]
+
+
+def _record(
+    match_id: int,
+    claim_token: uuid.UUID | str | None,
+    outcome: Outcome,
+    savepoint: bool = True,
+) -> Recorded:
     writer = _writer()
     # Two round trips with the one-statement writer: BEGIN and both locks, then the
     # write and COMMIT. (The ORM's writes read row counts: no pipeline for them.)
-    with rows.pipelined(writer is _write_all_postgresql) as sync, transaction.atomic():
+    with (
+        rows.pipelined(writer is _write_all_postgresql) as sync,
+        transaction.atomic(savepoint=savepoint),
+    ):
         match, seats, ratings = _lock_match_and_ratings(match_id)
         if match.is_done():
             return Recorded(match_id, False, match.status)
@@ -392,8 +429,14 @@ WHERE id = %s
 
 
 def _json(value: Any) -> str | None:
-    # A JSONField stores Python None as SQL NULL; so does this.
-    return None if value is None else json.dumps(value)
+    # A JSONField stores Python None as SQL NULL; so does this. orjson: a match's record
+    # in ~5 us instead of ~0.2 ms (it matters once a set makes matches cheap).
+    if value is None:
+        return None
+    try:
+        return orjson.dumps(value).decode()
+    except TypeError:  # integers past 64 bits, non-string keys
+        return json.dumps(value)
 
 
 def _write_all_postgresql(match: Match, seats: Sequence[MatchSeat], moves: RatingMoves) -> None:

@@ -808,6 +808,19 @@ def main_action(view, legal):
 _turn_plan: dict = {}
 
 
+class Bot:
+    """One per match: the runner makes one for each match of a set, and the matches of a
+    set are interleaved in one process, so each keeps its own turn plan."""
+
+    def __init__(self):
+        self.turn_plan = {}
+
+    def act(self, observation, legal_actions):
+        global _turn_plan
+        _turn_plan = self.turn_plan
+        return act(observation, legal_actions)
+
+
 def planned_action(view, legal):
     obs = view.obs
     turn = (view.me, obs["discard_pile"]["size"], obs["draw_pile"]["size"], tuple(obs["dice"]))

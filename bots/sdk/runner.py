@@ -1,19 +1,31 @@
 """Run one bot file as a JSON-lines player on stdin/stdout.
 
-    python -I -S runner.py path/to/bot.py        (or a .zip holding bot.py)
+    python -I -S runner.py [--lib DIR]... path/to/bot.py        (or a .zip holding bot.py)
 
 This file is self-contained (standard library only, no package imports) because
 the arena starts it inside a sandbox that holds only the interpreter, this file
 and the bot. A bot defines `act(observation, legal_actions)`, or a class `Bot`
-with `act` and an optional `setup(info)`.
+with `act` and optional `setup(info)` and `end(result)`.
 
-Protocol (one JSON object per line):
-    -> {"type": "start", "game": ..., "seat": 0, "players": 3, "options": {}, "limits": {}}
-    -> {"type": "act", "observation": {...}, "legal_actions": [...]}
-    <- {"action": <one of legal_actions>}
-    -> {"type": "end", "result": {...}}
-When the bot fails, the runner prints {"error": "<reason>"} and exits with status 1;
-the traceback goes to stderr, which the bot's author can read.
+One process plays every match of a set (matches between the same bot versions):
+each message names its match, the referee interleaves the set's matches and may
+send several requests in one write, and the runner answers each as soon as the bot
+has decided, in the order asked. Protocol (one JSON object per line):
+    -> {"type": "start", "match": 7, "game": ..., "seat": 0, "players": 3, "options": {}, "limits": {}}
+    -> {"type": "act", "match": 7, "observation": {...}, "legal_actions": [...]}
+    <- {"match": 7, "action": <one of legal_actions>}
+    -> {"type": "end", "match": 7, "result": {...}}
+The input closing ends the set. A message without "match" is a single match typed
+by hand: the reply has no "match" either, and its "end" ends the process.
+
+Memory: a class `Bot` gets one instance per match (its attributes are that match's
+own); the module, its globals and anything cached there live for the whole set, so
+a bot may learn across the set's matches. Function bots share their globals between
+the interleaved matches: keep per-match state on a `Bot` instance.
+
+When the bot fails, the runner prints {"match": ..., "error": "<reason>"} and exits
+with status 1 (the referee forfeits every match it was still playing); the traceback
+goes to stderr, which the bot's author can read.
 """
 
 from __future__ import annotations
@@ -58,8 +70,8 @@ try:
         None, _reject, _json.encode_basestring_ascii, None, ":", ",", False, False, True
     )
 
-    def loads(text: str) -> Any:
-        text = text.strip()
+    def _std_loads(data: bytes | str) -> Any:
+        text = (data.decode("utf-8") if isinstance(data, bytes | bytearray) else data).strip()
         try:
             value, end = _scan(text, 0)
         except StopIteration:
@@ -68,17 +80,90 @@ try:
             raise ValueError("extra data after JSON")
         return value
 
-    def dumps(value: Any) -> str:
-        return "".join(_encode(value, 0))
+    def _std_dumps(value: Any) -> bytes:
+        return "".join(_encode(value, 0)).encode()
 
 except (ImportError, AttributeError, TypeError):  # another Python: the plain package
     import json
 
-    def loads(text: str) -> Any:
-        return json.loads(text)
+    def _std_loads(data: bytes | str) -> Any:
+        return json.loads(data)
 
-    def dumps(value: Any) -> str:
-        return json.dumps(value, separators=(",", ":"))
+    def _std_dumps(value: Any) -> bytes:
+        return json.dumps(value, separators=(",", ":")).encode()
+
+
+def _load_orjson() -> Any:
+    """orjson when a --lib folder holds it (the sandbox binds the worker's copy read-only).
+
+    Its initialisation imports datetime, uuid, dataclasses and json only to look up a
+    few types it can serialise (~35 ms a start, more than a whole match of quick bots);
+    the protocol never carries them, so small stand-ins answer those look-ups and are
+    removed again, and a bot importing those modules gets the real ones. Anything
+    unexpected (another orjson, no orjson) leaves the standard codec in place.
+    """
+    names = ("datetime", "uuid", "dataclasses", "json")
+    saved = {name: sys.modules.get(name) for name in names}
+    try:
+        import _datetime  # type: ignore[import-not-found]
+
+        module = type(sys)
+
+        class _UUID:
+            pass
+
+        uuid_stub = module("uuid")
+        uuid_stub.UUID = _UUID  # type: ignore[attr-defined]
+        uuid_stub.NAMESPACE_DNS = _UUID()  # type: ignore[attr-defined]
+        fields_stub = module("dataclasses")
+        fields_stub._FIELD = object()  # type: ignore[attr-defined]
+        json_stub = module("json")
+        json_stub.JSONDecodeError = type("JSONDecodeError", (ValueError,), {})  # type: ignore[attr-defined]
+        for name, stub in zip(names, (_datetime, uuid_stub, fields_stub, json_stub), strict=True):
+            if saved[name] is None:
+                sys.modules[name] = stub
+        import orjson
+
+        if orjson.loads(orjson.dumps({"a": [1, 2.5, None, "é"]})) != {"a": [1, 2.5, None, "é"]}:
+            return None
+        return orjson
+    except Exception:
+        return None
+    finally:
+        for name in names:
+            if saved[name] is None:
+                sys.modules.pop(name, None)
+
+
+_orjson: Any = None
+
+
+def use_fast_codec() -> bool:
+    """Switch loads/dumps to orjson if it can be imported; True if it was."""
+    global _orjson
+    if _orjson is None:
+        _orjson = _load_orjson() or False
+    return bool(_orjson)
+
+
+def loads(data: bytes | str) -> Any:
+    """One protocol line (bytes) to a value; ValueError when it is not JSON."""
+    if _orjson:
+        try:
+            return _orjson.loads(data)
+        except ValueError:
+            pass  # NaN and the like: the standard parser decides
+    return _std_loads(data)
+
+
+def dumps(value: Any) -> bytes:
+    """A value to one compact JSON text (bytes, no newline); TypeError/ValueError if it is not JSON."""
+    if _orjson:
+        try:
+            return _orjson.dumps(value)  # type: ignore[no-any-return]
+        except TypeError:
+            pass  # integers past 64 bits, non-string keys: the standard encoder decides
+    return _std_dumps(value)
 
 
 class BotLoadError(Exception):
@@ -93,10 +178,18 @@ class LoadedBot:
         act: Callable[[Any, list[Any]], Any],
         setup: Callable[[Any], Any] | None = None,
         end: Callable[[Any], Any] | None = None,
+        bot_class: type | None = None,
     ) -> None:
         self.act = act
         self.setup = setup
         self.end = end
+        self.bot_class = bot_class
+
+    def for_match(self) -> LoadedBot:
+        """The player for one more match: a new `Bot()` for class bots, itself for functions."""
+        if self.bot_class is None:
+            return self
+        return _from_class(self.bot_class)
 
 
 def _is_zip(path: str) -> bool:
@@ -165,16 +258,7 @@ def load_bot(path: str) -> LoadedBot:
         raise BotLoadError(f"the bot failed while loading: {type(exc).__name__}: {exc}") from exc
     bot_class = module.__dict__.get("Bot")
     if isinstance(bot_class, type):
-        try:
-            instance = bot_class()
-        except Exception as exc:
-            raise BotLoadError(f"Bot() failed: {type(exc).__name__}: {exc}") from exc
-        act = getattr(instance, "act", None)
-        if not callable(act):
-            raise BotLoadError("class Bot has no act(observation, legal_actions) method")
-        setup = getattr(instance, "setup", None)
-        end = getattr(instance, "end", None)
-        return LoadedBot(act, setup if callable(setup) else None, end if callable(end) else None)
+        return _from_class(bot_class)
     act = module.__dict__.get("act")
     if not callable(act):
         raise BotLoadError("the bot defines neither act(observation, legal_actions) nor class Bot")
@@ -183,51 +267,100 @@ def load_bot(path: str) -> LoadedBot:
     return LoadedBot(act, setup if callable(setup) else None, end if callable(end) else None)
 
 
+def _from_class(bot_class: type) -> LoadedBot:
+    try:
+        instance = bot_class()
+    except Exception as exc:
+        raise BotLoadError(f"Bot() failed: {type(exc).__name__}: {exc}") from exc
+    act = getattr(instance, "act", None)
+    if not callable(act):
+        raise BotLoadError("class Bot has no act(observation, legal_actions) method")
+    setup = getattr(instance, "setup", None)
+    end = getattr(instance, "end", None)
+    return LoadedBot(
+        act, setup if callable(setup) else None, end if callable(end) else None, bot_class
+    )
+
+
 def _say(stream: Any, message: dict[str, Any]) -> None:
-    stream.write(dumps(message) + "\n")
-    stream.flush()
+    # One write per answer, at once: the referee times each answer on arrival.
+    data = memoryview(dumps(message) + b"\n")
+    while data:
+        data = data[stream.write(data) :]
 
 
-def _fail(stream: Any, reason: str) -> int:
-    _say(stream, {"error": reason[:500]})
+def _fail(stream: Any, reason: str, match: Any = None) -> int:
+    message: dict[str, Any] = {"error": reason[:500]}
+    if match is not None:
+        message = {"match": match, **message}
+    _say(stream, message)
     return 1
 
 
+def _print_traceback(exc: BaseException) -> None:
+    """For the bot's author, on stderr; a bot that exhausted its memory may not even
+    have room to import `traceback`, and its forfeit must still be reported."""
+    try:
+        import traceback
+
+        traceback.print_exception(exc, file=sys.stderr)
+    except BaseException:
+        sys.stderr.write(f"{type(exc).__name__}: {exc}\n")
+
+
+def _reply(match: Any, action: Any) -> dict[str, Any]:
+    return {"action": action} if match is None else {"match": match, "action": action}
+
+
 def serve(path: str, stdin: Any, stdout: Any) -> int:
-    """Answer the referee until the match ends; return the process exit status."""
+    """Answer the referee until its input closes; return the process exit status.
+
+    `stdin` yields protocol lines (bytes); `stdout` takes bytes (a raw file: each
+    write is one system call, so each answer leaves as soon as it is decided).
+    """
     try:
         bot = load_bot(path)
     except BotLoadError as exc:
         if exc.__cause__ is not None:
-            import traceback
-
-            traceback.print_exception(exc.__cause__, file=sys.stderr)
+            _print_traceback(exc.__cause__)
         return _fail(stdout, str(exc))
+    first = True
+    playing: dict[Any, LoadedBot] = {}
     for line in stdin:
         try:
             message = loads(line)
         except ValueError:
             return _fail(stdout, "the referee sent a line that is not JSON")
+        if not isinstance(message, dict):
+            return _fail(stdout, "the referee sent a line that is not a JSON object")
         kind = message.get("type")
+        match = message.get("match")
         try:
             if kind == "act":
-                action = bot.act(message["observation"], message["legal_actions"])
+                player = playing.get(match) or bot
+                action = player.act(message["observation"], message["legal_actions"])
                 try:
-                    _say(stdout, {"action": action})
+                    _say(stdout, _reply(match, action))
                 except (TypeError, ValueError) as exc:
-                    return _fail(stdout, f"act returned a value that is not JSON: {exc}")
+                    return _fail(stdout, f"act returned a value that is not JSON: {exc}", match)
             elif kind == "start":
-                if bot.setup is not None:
-                    bot.setup(message)
+                # The instance made when loading plays the first match.
+                player = bot if first else bot.for_match()
+                first = False
+                playing[match] = player
+                if player.setup is not None:
+                    player.setup(message)
             elif kind == "end":
-                if bot.end is not None:
-                    bot.end(message.get("result"))
-                return 0
+                player = playing.pop(match, bot)
+                if player.end is not None:
+                    player.end(message.get("result"))
+                if match is None:
+                    return 0
         except Exception as exc:
-            import traceback
-
-            traceback.print_exc(file=sys.stderr)
-            return _fail(stdout, f"bot raised {type(exc).__name__}: {exc}")
+            _print_traceback(exc)
+            if isinstance(exc, BotLoadError):
+                return _fail(stdout, str(exc), match)
+            return _fail(stdout, f"bot raised {type(exc).__name__}: {exc}", match)
     return 0
 
 
@@ -241,10 +374,11 @@ def main(argv: list[str]) -> int:
     if len(args) != 1:
         sys.stderr.write("usage: runner.py [--lib DIR]... BOT_FILE\n")
         return 2
+    use_fast_codec()
     # The protocol owns stdout: anything the bot prints goes to stderr instead.
-    protocol_out = sys.stdout
+    protocol_out = sys.stdout.buffer.raw  # type: ignore[union-attr]
     sys.stdout = sys.stderr
-    return serve(args[0], sys.stdin, protocol_out)
+    return serve(args[0], sys.stdin.buffer, protocol_out)
 
 
 if __name__ == "__main__":

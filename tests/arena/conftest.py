@@ -41,6 +41,16 @@ def record_enqueue(match_id: int, purpose: str = "tournament") -> None:
     ENQUEUED_PURPOSES[match_id] = purpose
 
 
+ENQUEUED_SETS: list[list[int]] = []
+
+
+def record_enqueue_matches(match_ids: list[int], purpose: str = "tournament") -> None:
+    """Stands in for workers.tasks.enqueue_matches: each match, and the sets they went as."""
+    ENQUEUED_SETS.append(list(match_ids))
+    for match_id in match_ids:
+        record_enqueue(match_id, purpose)
+
+
 @pytest.fixture(autouse=True)
 def fake_games(monkeypatch):
     # Registered for the duration of one test only, so the engine's conformance suite never
@@ -55,7 +65,9 @@ def arena_settings(settings):
     settings.ARENA_SMOKE_TEST = "tests.arena.conftest.smoke_ok"
     settings.ARENA_ENQUEUE_MATCH = "tests.arena.conftest.record_enqueue"
     settings.ARENA_ENQUEUE_REFIT = "tests.arena.conftest.record_refit"
+    settings.ARENA_ENQUEUE_MATCHES = "tests.arena.conftest.record_enqueue_matches"
     ENQUEUED.clear()
+    ENQUEUED_SETS.clear()
     ENQUEUED_PURPOSES.clear()
     REFITS.clear()
     return settings

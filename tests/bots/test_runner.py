@@ -167,3 +167,61 @@ def test_the_runners_json_codec_rejects_bad_lines(text):
 
     with pytest.raises(ValueError):
         runner.loads(text)
+
+
+def test_one_process_plays_interleaved_matches_with_a_bot_instance_per_match(tmp_path):
+    bot = write(
+        tmp_path,
+        "seen = []\n"
+        "class Bot:\n"
+        "    def setup(self, info):\n"
+        "        self.seat = info['seat']\n"
+        "        seen.append(info['match'])\n"
+        "    def act(self, observation, legal_actions):\n"
+        "        return [self.seat, len(seen)]\n",
+    )
+    replies, code, _ = converse(
+        bot,
+        {**START, "match": 7, "seat": 0},
+        {**START, "match": 8, "seat": 1},
+        {**act(["x"]), "match": 8},
+        {**act(["x"]), "match": 7},
+        {"type": "end", "match": 7, "result": {}},
+        {**act(["x"]), "match": 8},
+    )
+    # Each match its own instance (its seat); the module's memory is shared by the set.
+    assert replies == [
+        {"match": 8, "action": [1, 2]},
+        {"match": 7, "action": [0, 2]},
+        {"match": 8, "action": [1, 2]},
+    ]
+    assert code == 0  # the input closing ends the set
+
+
+def test_a_failure_names_its_match_and_ends_the_process(tmp_path):
+    bot = write(tmp_path, "def act(o, legal):\n    raise KeyError('lost')\n")
+    replies, code, stderr = converse(bot, {**START, "match": 3}, {**act([1]), "match": 3})
+    assert replies == [{"match": 3, "error": "bot raised KeyError: 'lost'"}] and code == 1
+    assert "KeyError" in stderr
+
+
+def test_the_fast_codec_loads_from_a_lib_folder_and_leaves_the_real_modules(tmp_path):
+    from workers.launchers import fast_codec_file
+
+    codec = fast_codec_file()
+    assert codec is not None, "orjson is a dependency of the project"
+    probe = write(
+        tmp_path,
+        "import sys\n"
+        f"sys.path.insert(0, {str(RUNNER.parent)!r})\n"
+        f"sys.path.insert(0, {str(codec.parent)!r})\n"
+        "import runner\n"
+        "print(runner.use_fast_codec(), runner.loads(b'[1, 2.5]'), runner.dumps({'a': None}))\n"
+        "import json, uuid, dataclasses\n"
+        "print(json.dumps([1]), uuid.UUID(int=1).int, dataclasses.is_dataclass(1))\n",
+        name="probe.py",
+    )
+    done = subprocess.run(
+        [sys.executable, "-I", "-S", str(probe)], capture_output=True, text=True, timeout=20
+    )
+    assert done.stdout.splitlines() == ["True [1, 2.5] b'{\"a\":null}'", "[1] 1 False"], done.stderr

@@ -140,23 +140,23 @@ def test_limits_out_of_range_are_refused_with_the_name_and_range():
     ],
 )
 def test_protocol_lines_carry_the_same_values_with_or_without_orjson(monkeypatch, message, fast):
-    import workers.players as players
+    import workers.protocol as protocol
 
     if not fast:
-        monkeypatch.setattr(players, "orjson", None)
-    line = players.encode_line(message)
+        monkeypatch.setattr(protocol, "orjson", None)
+    line = protocol.encode_line(message)
     assert line.endswith(b"\n") and line.count(b"\n") == 1
     assert json.loads(line) == message
-    assert players.decode_line(json.dumps(message).encode()) == message
+    assert protocol.decode_line(json.dumps(message).encode()) == message
 
 
 @pytest.mark.parametrize("fast", [True, False], ids=["orjson", "json"])
 def test_replies_that_only_the_json_package_reads_are_still_read(monkeypatch, fast):
-    import workers.players as players
+    import workers.protocol as protocol
 
     if not fast:
-        monkeypatch.setattr(players, "orjson", None)
-    assert math.isnan(players.decode_line(b'{"action": NaN}')["action"])
-    assert players.decode_line(b'{"action": %d}' % (1 << 70)) == {"action": 1 << 70}
+        monkeypatch.setattr(protocol, "orjson", None)
+    assert math.isnan(protocol.decode_line(b'{"action": NaN}')["action"])
+    assert protocol.decode_line(b'{"action": %d}' % (1 << 70)) == {"action": 1 << 70}
     with pytest.raises(ValueError):
-        players.decode_line(b'{"action": ')
+        protocol.decode_line(b'{"action": ')

@@ -208,7 +208,7 @@ def test_a_referee_crash_fails_the_match_with_the_reason(owner, monkeypatch):
     def broken_referee(*args, **kwargs):
         raise KeyError("deck")
 
-    monkeypatch.setattr(tasks, "play_match", broken_referee)
+    monkeypatch.setattr(tasks, "play_set", broken_referee)
     bots = [make_bot(owner, n, reference("random_bot.py")) for n in ("a", "b")]
     match = make_match(bots)
     assert tasks.execute_match(match.pk) == "failed"
@@ -230,7 +230,7 @@ def test_a_full_disk_is_an_infrastructure_fault(owner, monkeypatch):
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("where", ["read_and_claim", "record_result"])
+@pytest.mark.parametrize("where", ["read_and_claim_set", "record_results"])
 def test_a_database_connection_lost_mid_task_is_a_retry_and_the_next_attempt_records(
     owner, monkeypatch, where
 ):

@@ -9,6 +9,11 @@ processes:
   fed through the configured broker, claiming each match in the configured
   database, playing it and committing its result and Elo ratings.
 
+With --set-size S (issue 20) both sides play the matches in sets of S consecutive
+matches (the same bots, seats rotating), as a worker plays a MatchSet or a pairing's
+games: one Celery task (`run_set`) per set on the pipeline side, `play_set` on the
+referee's, one bot process per bot for the whole set.
+
 Start-up (pool and worker boot, the sandbox check) is outside both timings; the
 pipeline clock runs from the first enqueue to the last match's recording
 (its `finished_at`, stamped just before the final write and commit). The
@@ -105,6 +110,37 @@ def _pool_play(
     return outcome.decisions, outcome.seconds
 
 
+def _pool_play_set(
+    job: tuple[str, list[tuple[int, list[str]]], dict[str, Any], dict[str, Any]],
+) -> tuple[int, float]:
+    """A set of matches: one bot process per bot file for the whole set."""
+    from workers.limits import Limits
+    from workers.players import BotProcess
+    from workers.referee import SetMatch, play_set
+
+    game, matches, options, limits_dict = job
+    limits = Limits.from_dict(limits_dict)
+    files = sorted({path for _, paths in matches for path in paths})
+    specs = [
+        SetMatch(key=index, seed=seed, seats=[files.index(p) for p in paths], options=options)
+        for index, (seed, paths) in enumerate(matches)
+    ]
+    bots: list[BotProcess] = []
+    try:
+        for path in files:
+            bots.append(BotProcess(_pool_launcher.launch(Path(path), limits), limits, len(specs)))
+        outcomes = play_set(game, specs, bots, limits.match_seconds)
+    finally:
+        for bot in bots:
+            with contextlib.suppress(Exception):
+                bot.close()
+    return sum(o.decisions for o in outcomes), sum(o.seconds for o in outcomes) / len(outcomes)
+
+
+def _chunks(items: list[Any], size: int) -> list[list[Any]]:
+    return [items[start : start + size] for start in range(0, len(items), size)]
+
+
 def _cpu_seconds() -> float:
     """CPU time of this process and of every child it has waited for."""
     own = resource.getrusage(resource.RUSAGE_SELF)
@@ -149,6 +185,13 @@ class Command(BaseCommand):
         parser.add_argument(
             "--rounds", type=int, default=1, help="alternate referee and pipeline runs this often"
         )
+        parser.add_argument(
+            "--set-size",
+            type=int,
+            default=1,
+            help="play the matches in sets of this many (one task and one process per bot "
+            "for each set); 1: one task per match",
+        )
         parser.add_argument("--keep", action="store_true", help="keep the bench bots and matches")
         parser.add_argument("--json", action="store_true", help="print one JSON object")
 
@@ -161,6 +204,9 @@ class Command(BaseCommand):
             raise CommandError("--concurrency must be at least 1")
         if opts["rounds"] < 1:
             raise CommandError("--rounds must be at least 1")
+        set_size = opts["set_size"]
+        if set_size < 1:
+            raise CommandError("--set-size must be at least 1")
         try:
             game = engine.get_game(opts["game"])
         except engine.UnknownGame as exc:
@@ -182,6 +228,7 @@ class Command(BaseCommand):
             "players": players,
             "bots": names,
             "concurrency": concurrency,
+            "set_size": set_size,
             "isolation": isolation,
             "database": connections["default"].vendor,
             "broker": settings.CELERY_BROKER_URL.split("://", 1)[0],
@@ -193,13 +240,15 @@ class Command(BaseCommand):
             entry: dict[str, Any] = {}
             if opts["only"] != "pipeline":
                 self._say(opts, f"round {number}: referee, {n} matches on {concurrency} processes")
-                entry["referee"] = self.run_referee(jobs, concurrency, isolation)
+                entry["referee"] = self.run_referee(jobs, concurrency, isolation, set_size)
             if opts["only"] != "referee":
                 self._say(
                     opts,
                     f"round {number}: pipeline, {n} matches on {concurrency} Celery worker processes",
                 )
-                entry["pipeline"] = self.run_pipeline(jobs, concurrency, isolation, opts["keep"])
+                entry["pipeline"] = self.run_pipeline(
+                    jobs, concurrency, isolation, opts["keep"], set_size
+                )
             rounds.append(entry)
         report["rounds"] = rounds
         for side in ("referee", "pipeline"):
@@ -222,9 +271,18 @@ class Command(BaseCommand):
 
     # ----- the referee alone ------------------------------------------------------------
 
-    def run_referee(self, jobs, concurrency: int, isolation: str) -> dict[str, Any]:
+    def run_referee(
+        self, jobs, concurrency: int, isolation: str, set_size: int = 1
+    ) -> dict[str, Any]:
         paths = {name: str(REFERENCE / name) for job in jobs for name in job[2]}
-        work = [(g, seed, [paths[n] for n in seats], {}, {}) for g, seed, seats in jobs]
+        work: list[Any] = [(g, seed, [paths[n] for n in seats], {}, {}) for g, seed, seats in jobs]
+        play = _pool_play
+        if set_size > 1:
+            play = _pool_play_set  # type: ignore[assignment]
+            work = [
+                (chunk[0][0], [(seed, paths_) for _, seed, paths_, _, _ in chunk], {}, {})
+                for chunk in _chunks(work, set_size)
+            ]
         # Forked children must not share (and later close) this process's DB connections.
         connections.close_all()
         context = multiprocessing.get_context("fork")
@@ -234,7 +292,7 @@ class Command(BaseCommand):
         ) as pool:
             pool.map(_pool_warm, range(concurrency))
             started = time.perf_counter()
-            played = pool.map(_pool_play, work, chunksize=1)
+            played = pool.map(play, work, chunksize=1)
             seconds = time.perf_counter() - started
             pool.close()
             pool.join()
@@ -246,7 +304,9 @@ class Command(BaseCommand):
 
     # ----- the real pipeline -------------------------------------------------------------
 
-    def run_pipeline(self, jobs, concurrency: int, isolation: str, keep: bool) -> dict[str, Any]:
+    def run_pipeline(
+        self, jobs, concurrency: int, isolation: str, keep: bool, set_size: int = 1
+    ) -> dict[str, Any]:
         from workers.celery import app
         from workers.tasks import run_match
 
@@ -258,8 +318,14 @@ class Command(BaseCommand):
         try:
             with app.producer_or_acquire() as producer:
                 started = timezone.now()
-                for match_id in ids:
-                    run_match.apply_async((match_id,), queue=queue, producer=producer)
+                if set_size > 1:
+                    from workers.tasks import run_set
+
+                    for chunk in _chunks(ids, set_size):
+                        run_set.apply_async((chunk,), queue=queue, producer=producer)
+                else:
+                    for match_id in ids:
+                        run_match.apply_async((match_id,), queue=queue, producer=producer)
             done = self.wait_done(ids, worker, log)
             # Up to the last match's recording (stamped just before its final write and
             # commit), not to when the poll below noticed it: that would add up to
@@ -403,7 +469,8 @@ class Command(BaseCommand):
         out = self.stdout
         out.write(
             f"{report['matches']} {report['game']} matches, {report['players']} seats "
-            f"({', '.join(report['bots'])}), {report['concurrency']} processes, "
+            f"({', '.join(report['bots'])}), sets of {report['set_size']}, "
+            f"{report['concurrency']} processes, "
             f"bots in {report['isolation']}, {report['database']} + {report['broker']}"
         )
         for side in ("referee", "pipeline"):

@@ -120,7 +120,7 @@ def test_a_tournament_larger_than_the_limit_is_refused(
 
 
 def test_a_missing_queue_is_a_503_and_stores_nothing(organiser, duel_bots, run_on_commit, settings):
-    settings.ARENA_ENQUEUE_MATCH = "no.such.module.enqueue_match"
+    settings.ARENA_ENQUEUE_MATCHES = "no.such.module.enqueue_matches"
     assert post(organiser, body(duel_bots), run_on_commit).status_code == 503
     assert not Tournament.objects.exists() and not Match.objects.exists()
 

@@ -61,11 +61,11 @@ def test_matches_record_the_latest_version_and_the_rules_version(
 
 
 def test_a_failing_enqueue_keeps_the_matches_queued(make_bot, author_user, run_on_commit, settings):
-    settings.ARENA_ENQUEUE_MATCH = "tests.arena.services.test_tournament_start.broken_enqueue"
+    settings.ARENA_ENQUEUE_MATCHES = "tests.arena.services.test_tournament_start.broken_enqueue"
     tournament = scheduled([make_bot(author_user, "a"), make_bot(author_user, "b")], None)
     ids = run_on_commit(tournament.start)
     assert Match.objects.get(pk=ids[0]).status == Match.Status.QUEUED
 
 
-def broken_enqueue(match_id: int, purpose: str) -> None:
+def broken_enqueue(match_ids: list[int], purpose: str) -> None:
     raise ConnectionError("broker down")

@@ -86,11 +86,13 @@ def test_sandbox_runs_as_an_unprivileged_uid_with_an_empty_environment(launcher)
 def test_sandbox_sees_only_what_python_and_the_bot_need(launcher):
     out = _run(
         launcher,
-        "import os; print(sorted(os.listdir('/')), sorted(os.listdir('/arena')), os.listdir('/arena/lib'))",
+        "import os; print(sorted(os.listdir('/')), sorted(os.listdir('/arena')),"
+        " os.listdir('/arena/lib'), [n.split('.')[0] for n in os.listdir('/arena/codec')])",
     )
+    # /arena/codec: the worker's orjson extension alone, read-only (the runner's fast codec).
     assert out == (
         "['arena', 'bin', 'dev', 'lib', 'lib64', 'proc', 'sbin', 'tmp', 'usr'] "
-        "['bot', 'lib', 'runner.py'] ['engine']"
+        "['bot', 'codec', 'lib', 'runner.pyc'] ['engine'] ['orjson']"
     )
 
 

@@ -1,0 +1,168 @@
+"""Sets through the real sandbox: one process per bot for all of a set's matches.
+
+The hostile bots again, now each playing a set (the same seed, seats rotated) in one
+sandboxed process against a sandboxed random bot, exactly as a worker's `run_set` plays
+it; a bot that misbehaves only in its third match; a bot that answers with another
+match's id; and a set whose results equal the same matches played one by one.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import engine
+from bots.sdk.runner import load_bot
+from tests.workers.sandbox.conftest import (
+    CANARY,
+    FAST,
+    RANDOM_BOT,
+    assert_launcher_serves,
+    assert_nothing_left,
+    prepare,
+)
+from tests.workers.sandbox.test_hostile_bots import FORFEITS
+from workers.launchers import PROJECT_ROOT
+from workers.players import BotProcess, InProcessBot, InProcessPlayer, ProcessPlayer
+from workers.referee import MatchOutcome, SetMatch, play_match, play_set
+
+SET_BOTS = Path(__file__).resolve().parent / "bots"
+HEURISTIC = PROJECT_ROOT / "bots" / "reference" / "moonrollers_heuristic.py"
+
+
+def rotated_set(size: int, seed: int = 7, first_key: int = 100) -> list[SetMatch]:
+    """`size` matches between bot 0 and bot 1, seats alternating, two matches per seed."""
+    return [
+        SetMatch(key=first_key + i, seed=seed + i // 2, seats=[0, 1] if i % 2 == 0 else [1, 0])
+        for i in range(size)
+    ]
+
+
+def play_sandboxed_set(launcher, game, bot_files, specs, limits=FAST):
+    bots = [BotProcess(launcher.launch(path, limits), limits, len(specs)) for path in bot_files]
+    uids = [bot.process.uid for bot in bots]  # type: ignore[attr-defined]
+    return play_set(game, specs, bots, limits.match_seconds), uids
+
+
+def hostile_seat(spec: SetMatch) -> int:
+    return spec.seats.index(0)
+
+
+@pytest.mark.parametrize("name", sorted(FORFEITS))
+def test_hostile_bot_is_contained_in_a_set(name, launcher, game, tmp_path):
+    setup = prepare(name, tmp_path)
+    specs = rotated_set(2)
+    outcomes, uids = play_sandboxed_set(launcher, game, [setup.bot, RANDOM_BOT], specs)
+    expected = FORFEITS[name]
+    for spec, outcome in zip(specs, outcomes, strict=True):
+        mine, theirs = hostile_seat(spec), 1 - hostile_seat(spec)
+        if expected is None:
+            assert mine not in outcome.forfeits, outcome.forfeits
+        else:
+            assert mine in outcome.forfeits, f"{name} was not stopped in match {spec.key}"
+            assert re.search(expected, outcome.forfeits[mine]), outcome.forfeits[mine]
+            assert outcome.ranks[mine] == max(outcome.ranks)
+        # The random bot's process played every match of the set to the end.
+        assert theirs not in outcome.forfeits, outcome.forfeits
+        assert outcome.decisions > 1 and outcome.result["ranks"]
+        assert all(CANARY not in text and "LEAK" not in text for text in outcome.stderr)
+    assert_nothing_left(uids)
+    assert_launcher_serves(launcher)
+
+
+@pytest.mark.parametrize("mode", ["exit", "stall"])
+def test_a_bot_misbehaving_only_in_its_third_match(mode, launcher, game, tmp_path):
+    source = (SET_BOTS / "crash_in_third_match.py").read_text()
+    bot = tmp_path / "third.py"
+    bot.write_text(source.replace('MODE = "exit"', f'MODE = "{mode}"'))
+    specs = rotated_set(5)
+    outcomes, uids = play_sandboxed_set(launcher, game, [bot, RANDOM_BOT], specs)
+    third = outcomes[2].forfeits
+    assert hostile_seat(specs[2]) in third
+    if mode == "exit":
+        # The process is gone: every match it was still playing is lost, with the reason.
+        assert "exited with status 7" in third[hostile_seat(specs[2])]
+        for spec, outcome in zip(specs, outcomes, strict=True):
+            assert outcome.forfeits.keys() == {hostile_seat(spec)}, outcome.forfeits
+    else:
+        # A timeout forfeits that match only; the others play on to their end.
+        assert "timed out" in third[hostile_seat(specs[2])]
+        for index, (spec, outcome) in enumerate(zip(specs, outcomes, strict=True)):
+            assert bool(outcome.forfeits) == (index == 2), (index, outcome.forfeits)
+            assert 1 - hostile_seat(spec) not in outcome.forfeits
+    assert_nothing_left(uids)
+
+
+def test_matches_finished_before_a_crash_keep_their_results(launcher, game, tmp_path):
+    """Matches of a set end at different times: those over before the crash stand."""
+    bot = tmp_path / "late_crash.py"
+    bot.write_text(
+        "import os\n"
+        "ended = []\n"
+        "class Bot:\n"
+        "    def act(self, o, legal):\n"
+        "        if len(ended) >= 2:\n"
+        "            os._exit(9)\n"
+        "        return legal[0]\n"
+        "    def end(self, result):\n"
+        "        ended.append(result)\n"
+    )
+    specs = rotated_set(6)
+    outcomes, uids = play_sandboxed_set(launcher, game, [bot, RANDOM_BOT], specs)
+    standing = [o for o in outcomes if not o.forfeits]
+    lost = [o for o in outcomes if o.forfeits]
+    assert len(standing) >= 2 and lost
+    for outcome in lost:
+        assert all("exited with status 9" in reason for reason in outcome.forfeits.values())
+    assert_nothing_left(uids)
+
+
+def test_an_answer_with_another_matchs_id_forfeits_that_request(launcher, game, tmp_path):
+    specs = rotated_set(3)
+    outcomes, uids = play_sandboxed_set(
+        launcher, game, [SET_BOTS / "wrong_match_id.py", RANDOM_BOT], specs
+    )
+    forged = outcomes[1].forfeits
+    assert forged.keys() == {hostile_seat(specs[1])}
+    assert "answered for match 100, which it was not asked about" in forged[hostile_seat(specs[1])]
+    # The forged id named a real match of the set: that match was not touched by it.
+    assert not outcomes[0].forfeits and not outcomes[2].forfeits
+    assert_nothing_left(uids)
+
+
+def one_by_one(game: str, specs: list[SetMatch], files: list[Path], launcher) -> list[MatchOutcome]:
+    played = []
+    for spec in specs:
+        players = [ProcessPlayer(launcher.launch(files[i], FAST), FAST) for i in spec.seats]
+        played.append(play_match(game, spec.seed, players))
+    return played
+
+
+def test_a_set_gives_the_results_and_replays_of_its_matches_played_one_by_one(launcher, game):
+    specs = rotated_set(6, seed=11)
+    files = [HEURISTIC if game == "moonrollers" else RANDOM_BOT, RANDOM_BOT]
+    together, _ = play_sandboxed_set(launcher, game, files, specs)
+    alone = one_by_one(game, specs, files, launcher)
+    in_process = play_set(game, specs, [InProcessBot(load_bot(str(f))) for f in files])
+    for a, b, c in zip(together, alone, in_process, strict=True):
+        assert (
+            (a.ranks, a.scores, a.forfeits)
+            == (b.ranks, b.scores, b.forfeits)
+            == (
+                c.ranks,
+                c.scores,
+                c.forfeits,
+            )
+        )
+        assert a.record == b.record == c.record
+        assert a.decisions == b.decisions
+        engine.replay(a.record)
+
+
+def test_a_set_of_one_is_the_single_match_path(launcher, game):
+    players = [ProcessPlayer(launcher.launch(RANDOM_BOT, FAST), FAST) for _ in range(2)]
+    single = play_match(game, 5, players)
+    inside = play_match(game, 5, [InProcessPlayer(load_bot(str(RANDOM_BOT))) for _ in range(2)])
+    assert single.record == inside.record and not single.forfeits

@@ -1,0 +1,194 @@
+"""Claiming matches: the read and the conditional update on every match's path.
+
+A worker reads a set's matches, their seats and bot versions and claims them in one
+round trip (PostgreSQL's pipeline mode), the claim committing without waiting for the
+disk; see `read_and_claim_set`. A claim given back (`release`) or kept alive while a
+long set plays (`extend_claims`) is one statement.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import connection
+from django.utils import timezone
+
+from arena.models import BotVersion, Match, MatchSeat
+from arena.services import rows
+
+# The reads and the claim on every match's path are written out: see arena/services/rows.py.
+_MATCH_COLUMNS = rows.columns(
+    Match,
+    [
+        "id",
+        "tournament_id",
+        "challenge_id",
+        "game",
+        "players",
+        "options",
+        "limits",
+        "seed",
+        "status",
+        "attempts",
+    ],
+)
+_SEAT_COLUMNS = rows.columns(MatchSeat, ["id", "match_id", "seat", "bot_id", "bot_version_id"])
+_VERSION_COLUMNS = rows.columns(BotVersion, ["id", "source", "filename"])
+_READ_SQL = (
+    f"SELECT {rows.select_list(_MATCH_COLUMNS, 'm')}, {rows.select_list(_SEAT_COLUMNS, 's')},"
+    f" {rows.select_list(_VERSION_COLUMNS, 'v')}"
+    " FROM arena_match m"
+    " LEFT JOIN arena_matchseat s ON s.match_id = m.id"
+    " LEFT JOIN arena_botversion v ON v.id = s.bot_version_id"
+    " WHERE m.id {ids} ORDER BY m.id, s.seat"
+)
+# The claim: one conditional UPDATE that returns each claimed match's new attempt count
+# (a match not queued is not returned).
+_CLAIM_SQL = (
+    "UPDATE arena_match SET status = %s, claim_token = %s, claimed_at = %s, deadline_at = %s,"
+    " attempts = attempts + 1{commit_mode} WHERE id {ids} AND status = %s RETURNING id, attempts"
+)
+# On PostgreSQL the claim's transaction does not wait for the disk: set_config(..., true)
+# is SET LOCAL, for that transaction alone, read when it commits.
+_UNFLUSHED = " FROM (SELECT set_config('synchronous_commit', 'off', true)) AS claim_commit"
+_EXTEND_SQL = "UPDATE arena_match SET deadline_at = %s WHERE id = %s AND claim_token = %s"
+
+Claim = tuple[Match | None, list[MatchSeat], bool]
+
+
+def read_and_claim(match_id: int) -> Claim:
+    """`read_and_claim_set` for one match."""
+    return read_and_claim_set([match_id])[0]
+
+
+def read_and_claim_set(match_ids: list[int]) -> list[Claim]:
+    """Read matches, their seats and their bot versions, and claim them for this worker.
+
+    Returns (match, seats, claimed) per id, in order; (None, [], False) for a match that
+    is gone. Claimed is False when the match was not queued: another delivery has it, or
+    it is done. All of a set's matches share one claim token.
+
+    On PostgreSQL the read and the claim travel together (pipeline mode) in one round
+    trip, and the claim commits without waiting for the disk. Losing the claim
+    in a database crash is harmless: the result's commit, which does wait, also makes
+    every earlier commit durable (the log is sequential); without a result the match
+    is back in `queued` and the reaper re-sends it. The read runs first, so it sees the
+    matches as they were before the claim, and the claim's condition (still queued) makes
+    a second delivery find them taken. The deadline starts at the configured one; a match
+    whose own limit needs longer gets it by one more statement (rare), and a long set
+    keeps its claims alive as it plays (`extend_claims`).
+    """
+    now = timezone.now()
+    token = uuid.uuid4()
+    configured = float(settings.ARENA_MATCH_DEADLINE_SECONDS)
+    deadline = now + timedelta(seconds=configured)
+    # PostgreSQL: both statements in one round trip, the claim's commit not waiting for disk.
+    together = connection.vendor == "postgresql"
+    commit_mode = _UNFLUSHED if together else ""
+    ids = [int(match_id) for match_id in match_ids]
+    if together:
+        id_sql, id_values = "= ANY(%s)", [ids]
+    else:
+        id_sql, id_values = f"IN ({', '.join(['%s'] * len(ids))})", ids
+    claim_values = [
+        *_db_values(
+            {
+                "status": Match.Status.RUNNING,
+                "claim_token": token,
+                "claimed_at": now,
+                "deadline_at": deadline,
+            }
+        ),
+        *id_values,
+        Match.Status.QUEUED,
+    ]
+    with rows.pipelined(), rows.prepared_cursor() as reading, rows.prepared_cursor() as claiming:
+        reading.execute(_READ_SQL.format(ids=id_sql), id_values)
+        if not together:
+            # SQLite: a read left unfinished keeps its snapshot, and a write on top of it
+            # fails at once ("database is locked") when another worker committed since.
+            found = reading.fetchall()
+        claiming.execute(_CLAIM_SQL.format(commit_mode=commit_mode, ids=id_sql), claim_values)
+        if together:
+            found = reading.fetchall()
+        returned = dict(claiming.fetchall())
+    read = _matches_from_rows(found)
+    claims: list[Claim] = []
+    for match_id in ids:
+        match, seats = read.get(match_id, (None, []))
+        if match is None or match_id not in returned:
+            claims.append((match, seats, False))
+            continue
+        match.status, match.claim_token = Match.Status.RUNNING, token
+        match.claimed_at, match.deadline_at = now, deadline
+        match.attempts = returned[match_id]
+        if match.deadline_seconds() > configured:
+            match.deadline_at = now + timedelta(seconds=match.deadline_seconds())
+            with rows.prepared_cursor() as cursor:
+                cursor.execute(
+                    _EXTEND_SQL,
+                    _db_values(
+                        {"deadline_at": match.deadline_at, "id": match.pk, "claim_token": token}
+                    ),
+                )
+        claims.append((match, seats, True))
+    return claims
+
+
+def extend_claims(matches: list[Match]) -> None:
+    """Push the claim deadline of matches still being played (a long set is alive)."""
+    if not matches:
+        return
+    now = timezone.now()
+    for match in matches:
+        Match.objects.filter(pk=match.pk, claim_token=match.claim_token).update(
+            deadline_at=now + timedelta(seconds=match.deadline_seconds())
+        )
+
+
+def _matches_from_rows(
+    found: list[tuple[Any, ...]],
+) -> dict[int, tuple[Match, list[MatchSeat]]]:
+    by_match: dict[int, list[tuple[Any, ...]]] = {}
+    for row in found:
+        by_match.setdefault(row[0], []).append(row)
+    read = {}
+    for match_id, match_rows in by_match.items():
+        match, seats = _match_from_rows(match_rows)
+        assert match is not None
+        read[match_id] = (match, seats)
+    return read
+
+
+def _match_from_rows(found: list[tuple[Any, ...]]) -> tuple[Match | None, list[MatchSeat]]:
+    if not found:
+        return None, []
+    match_end = len(_MATCH_COLUMNS)
+    seat_end = match_end + len(_SEAT_COLUMNS)
+    match = rows.instance(Match, _MATCH_COLUMNS, found[0][:match_end])
+    seats = []
+    for row in found:
+        if row[match_end] is None:
+            continue
+        seat = rows.instance(MatchSeat, _SEAT_COLUMNS, row[match_end:seat_end])
+        seat.bot_version = rows.instance(BotVersion, _VERSION_COLUMNS, row[seat_end:])
+        seats.append(seat)
+    return match, seats
+
+
+def _db_values(values: dict[str, Any]) -> list[Any]:
+    # As the ORM would send them (SQLite keeps UUIDs and times as text).
+    return [
+        Match._meta.get_field(name).get_db_prep_value(value, connection)
+        for name, value in values.items()
+    ]
+
+
+def release(match_id: int, token: uuid.UUID | None) -> None:
+    """Give a claim back so the retry (or the reaper) can take the match again."""
+    Match.objects.filter(pk=match_id, status=Match.Status.RUNNING, claim_token=token).update(
+        status=Match.Status.QUEUED, claim_token=None, claimed_at=None, deadline_at=None
+    )
