@@ -32,7 +32,7 @@ from arena.ladder.selection import Entrant, History, Policy, Table, plan_tables
 from arena.ladder.tables import default_table_sizes, duplicate_seatings
 from arena.models import Bot, BotVersion, Ladder, LadderEntry, Match, MatchSeat, MatchSet, Rating
 from arena.models.ladder import SETTINGS
-from arena.models.tournaments import enqueue_all, load_enqueue
+from arena.models.tournaments import enqueue_sets, load_enqueue_sets
 
 log = logging.getLogger(__name__)
 
@@ -323,7 +323,7 @@ def schedule_game(
 ) -> list[int]:
     """Top one ladder up to `target` queued + running matches; returns the new match ids."""
     now = now or timezone.now()
-    enqueue = load_enqueue()
+    enqueue = load_enqueue_sets()
     spec = game_spec(game)
     ladder_for(spec.name)
     with transaction.atomic():
@@ -346,15 +346,18 @@ def schedule_game(
             recent_history(spec.name, since),
         )
         versions = {bot_id: entry.version_id for bot_id, entry in entries.items()}
-        ids = create_sets(spec, tables, versions, rng)
-        transaction.on_commit(lambda: enqueue_all(enqueue, ids, LADDER), robust=True)
-    return ids
+        groups = create_sets(spec, tables, versions, rng)
+        # Each table's set is one task: one sandboxed process per bot plays its rotations.
+        transaction.on_commit(lambda: enqueue_sets(enqueue, groups, LADDER), robust=True)
+    return [match_id for group in groups for match_id in group]
 
 
 def create_sets(
     spec: engine.Game, tables: list[Table], versions: dict[int, int], rng: random.Random
-) -> list[int]:
-    """One MatchSet per table and one match per seat rotation, all on the set's seed."""
+) -> list[list[int]]:
+    """One MatchSet per table and one match per seat rotation, all on the set's seed.
+
+    Returns each set's match ids, in rotation order."""
     if not tables:
         return []
     seeds = [rng.getrandbits(62) for _ in tables]
@@ -392,7 +395,10 @@ def create_sets(
         for match, (_, _, seating) in zip(matches, planned, strict=True)
         for seat, bot_id in enumerate(seating)
     )
-    return [m.pk for m in matches]
+    groups: dict[int, list[int]] = {}
+    for match, (match_set, _, _) in zip(matches, planned, strict=True):
+        groups.setdefault(match_set.pk, []).append(match.pk)
+    return list(groups.values())
 
 
 def schedule_ladders(capacity: int, rng: random.Random | None = None) -> dict[str, int]:
