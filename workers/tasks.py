@@ -287,6 +287,9 @@ def execute_match(match_id: int) -> str:
         return "missing"
     if not claimed:
         return "skipped"
+    # Which host has which match: when a host is lost, its log's last claims are the
+    # matches the reaper will send again.
+    log.info("match %s claimed (attempt %d)", match_id, match.attempts)
     token = match.claim_token
     started = time.monotonic()
     try:
