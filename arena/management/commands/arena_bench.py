@@ -150,6 +150,12 @@ class Command(BaseCommand):
             "--rounds", type=int, default=1, help="alternate referee and pipeline runs this often"
         )
         parser.add_argument("--keep", action="store_true", help="keep the bench bots and matches")
+        parser.add_argument(
+            "--external-workers",
+            action="store_true",
+            help="start no worker: feed the tournament queue to the workers already running "
+            "against this database and broker (worker hosts; scripts/cluster_bench.py)",
+        )
         parser.add_argument("--json", action="store_true", help="print one JSON object")
 
     def handle(self, *args, **opts):
@@ -199,7 +205,9 @@ class Command(BaseCommand):
                     opts,
                     f"round {number}: pipeline, {n} matches on {concurrency} Celery worker processes",
                 )
-                entry["pipeline"] = self.run_pipeline(jobs, concurrency, isolation, opts["keep"])
+                entry["pipeline"] = self.run_pipeline(
+                    jobs, concurrency, isolation, opts["keep"], opts["external_workers"]
+                )
             rounds.append(entry)
         report["rounds"] = rounds
         for side in ("referee", "pipeline"):
@@ -246,15 +254,18 @@ class Command(BaseCommand):
 
     # ----- the real pipeline -------------------------------------------------------------
 
-    def run_pipeline(self, jobs, concurrency: int, isolation: str, keep: bool) -> dict[str, Any]:
+    def run_pipeline(
+        self, jobs, concurrency: int, isolation: str, keep: bool, external: bool = False
+    ) -> dict[str, Any]:
         from workers.celery import app
+        from workers.routing import TOURNAMENT, queue_name
         from workers.tasks import run_match
 
-        queue = f"arena-bench-{uuid.uuid4().hex[:8]}"
+        queue = queue_name(TOURNAMENT) if external else f"arena-bench-{uuid.uuid4().hex[:8]}"
         bots = self.bench_bots(jobs[0][0], {name for job in jobs for name in job[2]})
         ids = self.create_matches(jobs, bots)
         cpu_before = _cpu_seconds()
-        worker, log = self.start_worker(queue, concurrency, isolation)
+        worker, log = (None, None) if external else self.start_worker(queue, concurrency, isolation)
         try:
             with app.producer_or_acquire() as producer:
                 started = timezone.now()
@@ -267,9 +278,10 @@ class Command(BaseCommand):
             last = Match.objects.filter(pk__in=ids).aggregate(last=Max("finished_at"))["last"]
             seconds = ((last or timezone.now()) - started).total_seconds()
         finally:
-            self.stop_worker(worker)
-            self.drop_queue(app, queue)
-            log.unlink(missing_ok=True)
+            if worker is not None:
+                self.stop_worker(worker)
+                self.drop_queue(app, queue)
+                log.unlink(missing_ok=True)
         cpu = _cpu_seconds() - cpu_before
         rows = Match.objects.filter(pk__in=ids)
         finished = rows.filter(status=Match.Status.FINISHED, rated=True).count()
@@ -280,6 +292,7 @@ class Command(BaseCommand):
         # The worker, its pool and the bots, start-up included; not PostgreSQL or Redis.
         figures["cpu_seconds"] = round(cpu, 2)
         figures["finished_and_rated"] = finished
+        figures.update(_time_split(rows))
         figures["failed"] = done - finished
         if not keep:
             self.clean_up(ids, bots)
@@ -370,7 +383,7 @@ class Command(BaseCommand):
         while True:
             if not unfinished.exists():
                 return len(ids)
-            if worker.poll() is not None:
+            if worker is not None and worker.poll() is not None:
                 tail = log.read_text(errors="replace")[-3000:]
                 raise CommandError(f"the Celery worker stopped:\n{tail}")
             time.sleep(POLL_SECONDS)
@@ -433,6 +446,9 @@ def _total(runs: list[dict[str, Any]]) -> dict[str, Any]:
     total["play_seconds_mean"] = round(
         sum(run["play_seconds_mean"] * run["matches"] for run in runs) / matches, 4
     )
+    for key in ("wait_seconds_mean", "record_seconds_mean"):
+        if all(key in run for run in runs):
+            total[key] = round(sum(run[key] * run["matches"] for run in runs) / matches, 4)
     total["cpu_seconds"] = round(sum(run["cpu_seconds"] for run in runs), 2)
     total["rounds_matches_per_second"] = [run["matches_per_second"] for run in runs]
     return total
@@ -445,4 +461,27 @@ def _figures(matches: int, seconds: float, decisions: int) -> dict[str, Any]:
         "matches_per_second": round(matches / seconds, 3) if seconds else None,
         "decisions": decisions,
         "decisions_per_second": round(decisions / seconds, 1) if seconds else None,
+    }
+
+
+def _time_split(rows) -> dict[str, Any]:
+    """Where a match's time went, from its own timestamps (means over the run, seconds).
+
+    wait: created to claimed (on the queue: broker, and waiting for a free worker);
+    play: the referee and the bots (the sandbox's start-up and every decision);
+    record: claimed to finished less play (reading the match, writing the bots' files,
+    committing the result and the ratings: mostly database round trips).
+    """
+    found = list(rows.values_list("created_at", "claimed_at", "finished_at", "duration_seconds"))
+    found = [row for row in found if None not in row]
+    if not found:
+        return {}
+    count = len(found)
+    wait = sum((claimed - created).total_seconds() for created, claimed, _, _ in found)
+    busy = sum((finished - claimed).total_seconds() for _, claimed, finished, _ in found)
+    play = sum(duration for *_, duration in found)
+    return {
+        "wait_seconds_mean": round(wait / count, 4),
+        "play_seconds_mean": round(play / count, 4),
+        "record_seconds_mean": round((busy - play) / count, 4),
     }
