@@ -5,11 +5,9 @@
     creates K bots (random play, S seconds per decision) and a round robin of G games
     per pairing that starts at once (its matches go to the tournament queue on commit);
     prints {"tournament": id, "matches": [ids]}.
-`python -m tests.workers.cluster.driver report ID`
-    prints the tournament's status, its matches and its bots' rated game counts.
-
 The cluster tests run it with the cluster's DATABASE_URL and CELERY_BROKER_URL, so the
-test process itself never touches the cluster's database through Django.
+test process itself never touches the cluster's database through Django (it reads
+the results with plain SQL).
 """
 
 from __future__ import annotations
@@ -27,7 +25,7 @@ django.setup()
 from django.contrib.auth.models import User  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 
-from arena.models import Bot, Match, Rating, Tournament  # noqa: E402
+from arena.models import Bot  # noqa: E402
 from arena.services.tournaments import create_tournament  # noqa: E402
 
 GAME = "moonrollers"
@@ -69,30 +67,6 @@ def tournament(name: str, bots: int, games: int, sleep: float) -> dict[str, obje
     return {"tournament": created.pk, "matches": matches}
 
 
-def report(tournament_id: int) -> dict[str, object]:
-    found = Tournament.objects.get(pk=tournament_id)
-    matches = [
-        {
-            "id": m.pk,
-            "status": m.status,
-            "attempts": m.attempts,
-            "rated": m.rated,
-            "decisions": m.decisions,
-            "seconds": m.duration_seconds,
-        }
-        for m in found.matches.order_by("id")
-    ]
-    bots = Bot.objects.filter(seats__match__tournament=found).distinct()
-    games = sum(Rating.objects.filter(bot__in=bots).values_list("games", flat=True))
-    rated_seats = Match.objects.filter(tournament=found, seats__rating_after__isnull=False).count()
-    return {
-        "status": found.status,
-        "matches": matches,
-        "rating_games": games,
-        "rated_seats": rated_seats,
-    }
-
-
 def main() -> None:
     parser = argparse.ArgumentParser()
     commands = parser.add_subparsers(dest="command", required=True)
@@ -102,16 +76,12 @@ def main() -> None:
     make.add_argument("--bots", type=int, default=3)
     make.add_argument("--games", type=int, default=2)
     make.add_argument("--sleep", type=float, default=0.0)
-    show = commands.add_parser("report")
-    show.add_argument("id", type=int)
     args = parser.parse_args()
     if args.command == "migrate":
         call_command("migrate", "--noinput", verbosity=0)
         print(json.dumps({"migrated": True}))
-    elif args.command == "tournament":
-        print(json.dumps(tournament(args.name, args.bots, args.games, args.sleep)))
     else:
-        print(json.dumps(report(args.id)))
+        print(json.dumps(tournament(args.name, args.bots, args.games, args.sleep)))
 
 
 if __name__ == "__main__":

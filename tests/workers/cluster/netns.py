@@ -53,6 +53,16 @@ def postgres_bin(name: str) -> str:
     return found[-1]
 
 
+def _free_subnet(start: int) -> int:
+    """The first 10.213.N.0/24 from N = start that no interface here uses (parallel runs)."""
+    used = _run("ip", "-o", "-4", "addr", "show", check=False).stdout
+    for offset in range(250):
+        number = (start + offset) % 250
+        if f" 10.213.{number}." not in used:
+            return number
+    raise RuntimeError("no free 10.213.N.0/24 subnet")
+
+
 class Host:
     """One worker host: a namespace, its veth, and the celery worker running in it."""
 
@@ -150,7 +160,7 @@ class Host:
 
 class Cluster:
     def __init__(self, *, durable: bool = False, env: dict[str, str] | None = None) -> None:
-        number = os.getpid() % 250
+        number = _free_subnet(os.getpid() % 250)
         self.tag = f"ar{os.getpid() % 100000}"  # interface names: at most 15 characters
         self.subnet = f"10.213.{number}"
         self.gateway = f"{self.subnet}.1"
