@@ -8,7 +8,7 @@ import os
 import pytest
 from django.test import override_settings
 
-from workers.host import HostCapacity, check_host, log_capacity, usable_cpus
+from workers.host import HostCapacity, log_capacity, usable_cpus
 
 
 def capacity(**changes) -> HostCapacity:
