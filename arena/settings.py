@@ -194,6 +194,15 @@ MAX_BOT_BYTES = env_int("MAX_BOT_BYTES", 256 * 1024, minimum=1024)
 # How long a claimed match may stay `running` before the reaper may requeue it.
 ARENA_MATCH_DEADLINE_SECONDS = env_float("ARENA_MATCH_DEADLINE_SECONDS", 900.0, minimum=1.0)
 ARENA_MAX_ATTEMPTS = env_int("ARENA_MAX_ATTEMPTS", 3, minimum=1)
+# How often beat runs the reaper: a lost worker host's matches wait at most the deadline
+# above plus this before they are sent again.
+ARENA_REAPER_INTERVAL_SECONDS = env_float("ARENA_REAPER_INTERVAL_SECONDS", 60.0, minimum=0.5)
+# /api/health/ (arena/services/health.py): live_workers(timeout) -> the number of workers that
+# answered a ping; the endpoint answers 503 when fewer than ARENA_HEALTH_MIN_WORKERS answer
+# (0: a web node stays in its load balancer while every worker host is away).
+ARENA_LIVE_WORKERS = env_str("ARENA_LIVE_WORKERS", "workers.celery.live_workers")
+ARENA_HEALTH_MIN_WORKERS = env_int("ARENA_HEALTH_MIN_WORKERS", 0, minimum=0)
+ARENA_HEALTH_TIMEOUT_SECONDS = env_float("ARENA_HEALTH_TIMEOUT_SECONDS", 1.0, minimum=0.05)
 # Files the load_demo command reads (read as files: arena does not import bots/).
 ARENA_REFERENCE_BOTS_DIR = Path(
     env_str("ARENA_REFERENCE_BOTS_DIR", str(BASE_DIR / "bots" / "reference"))

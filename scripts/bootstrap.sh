@@ -21,6 +21,17 @@ if ! command -v bwrap >/dev/null 2>&1 || ! [ -x /usr/bin/prlimit ] || ! [ -x /us
     fi
 fi
 
+# The deployment tests verify deploy/systemd with systemd-analyze, and the cluster tests
+# build worker hosts with ip (network namespaces) and unshare: install them when missing.
+if ! command -v systemd-analyze >/dev/null 2>&1 || ! command -v ip >/dev/null 2>&1; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        echo "== installing systemd (systemd-analyze) and iproute2"
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq systemd iproute2 >/dev/null
+    else
+        echo "warning: systemd-analyze or ip is missing; the deployment and cluster tests will fail" >&2
+    fi
+fi
+
 [ -x "$VENV/bin/python" ] || "$PYTHON" -m venv "$VENV"
 "$VENV/bin/python" -m pip install -q --upgrade pip
 

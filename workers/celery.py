@@ -14,7 +14,7 @@ import logging
 import os
 
 from celery import Celery
-from celery.signals import task_prerun, worker_init, worker_process_init
+from celery.signals import task_prerun, worker_init, worker_process_init, worker_ready
 
 from workers import routing
 
@@ -54,7 +54,7 @@ app.conf.update(CELERY_DB_REUSE_MAX=app.conf.worker_max_tasks_per_child)
 app.conf.beat_schedule = {
     "reap-stuck-matches": {
         "task": "workers.tasks.reap_stuck_matches",
-        "schedule": 60.0,
+        "schedule": float(os.environ.get("ARENA_REAPER_INTERVAL_SECONDS", "60")),
     },
     "start-due-tournaments": {
         "task": "workers.tasks.start_due_tournaments",
@@ -114,3 +114,22 @@ def _prepare_launcher(**_: object) -> None:
         worker_launcher()
     except InfrastructureFault as exc:
         logging.getLogger(__name__).error("%s", exc)
+
+
+@worker_ready.connect
+def _report_capacity(sender: object = None, **_: object) -> None:
+    """Check this host once it is up and log what it can run (workers/host.py)."""
+    from workers.host import log_capacity
+
+    controller = getattr(sender, "controller", None)
+    log_capacity(int(getattr(controller, "concurrency", 0) or 1))
+
+
+def live_workers(timeout: float = 1.0) -> int:
+    """How many workers answered Celery's broadcast ping within `timeout` seconds.
+
+    Workers answer from their main process even while every pool process plays a
+    match, so a busy worker counts as live; one whose host is gone does not.
+    """
+    replies = app.control.ping(timeout=timeout) or []
+    return len(replies)

@@ -223,6 +223,9 @@ def execute_set(match_ids: list[int]) -> list[str]:
     for match, seats, claimed in claims:
         if match is None or not claimed:
             continue
+        # Which host has which match: when a host is lost, its log's last claims are the
+        # matches the reaper will send again.
+        log.info("match %s claimed (attempt %d)", match.pk, match.attempts)
         try:
             limits = check_playable(match, seats)
         except Unplayable as exc:

@@ -4,6 +4,7 @@ from django.urls import path
 from rest_framework.routers import DefaultRouter
 
 from arena.api import views
+from arena.api.health import HealthView
 
 router = DefaultRouter()
 router.register("games", views.GameViewSet, basename="game")
@@ -15,6 +16,7 @@ router.register("challenges", views.ChallengeViewSet, basename="challenge")
 router.register("ladders", views.LadderViewSet, basename="ladder")
 
 urlpatterns = [
+    path("health/", HealthView.as_view(), name="health"),
     path("users/", views.RegisterView.as_view(), name="user-register"),
     path("users/me/", views.MeView.as_view(), name="user-me"),
     path("token/", views.TokenView.as_view(), name="token"),

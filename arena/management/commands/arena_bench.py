@@ -193,6 +193,12 @@ class Command(BaseCommand):
             "for each set); 1: one task per match",
         )
         parser.add_argument("--keep", action="store_true", help="keep the bench bots and matches")
+        parser.add_argument(
+            "--external-workers",
+            action="store_true",
+            help="start no worker: feed the tournament queue to the workers already running "
+            "against this database and broker (worker hosts; scripts/cluster_bench.py)",
+        )
         parser.add_argument("--json", action="store_true", help="print one JSON object")
 
     def handle(self, *args, **opts):
@@ -247,7 +253,12 @@ class Command(BaseCommand):
                     f"round {number}: pipeline, {n} matches on {concurrency} Celery worker processes",
                 )
                 entry["pipeline"] = self.run_pipeline(
-                    jobs, concurrency, isolation, opts["keep"], set_size
+                    jobs,
+                    concurrency,
+                    isolation,
+                    opts["keep"],
+                    set_size,
+                    external=opts["external_workers"],
                 )
             rounds.append(entry)
         report["rounds"] = rounds
@@ -305,16 +316,23 @@ class Command(BaseCommand):
     # ----- the real pipeline -------------------------------------------------------------
 
     def run_pipeline(
-        self, jobs, concurrency: int, isolation: str, keep: bool, set_size: int = 1
+        self,
+        jobs,
+        concurrency: int,
+        isolation: str,
+        keep: bool,
+        set_size: int = 1,
+        external: bool = False,
     ) -> dict[str, Any]:
         from workers.celery import app
+        from workers.routing import TOURNAMENT, queue_name
         from workers.tasks import run_match
 
-        queue = f"arena-bench-{uuid.uuid4().hex[:8]}"
+        queue = queue_name(TOURNAMENT) if external else f"arena-bench-{uuid.uuid4().hex[:8]}"
         bots = self.bench_bots(jobs[0][0], {name for job in jobs for name in job[2]})
         ids = self.create_matches(jobs, bots)
         cpu_before = _cpu_seconds()
-        worker, log = self.start_worker(queue, concurrency, isolation)
+        worker, log = (None, None) if external else self.start_worker(queue, concurrency, isolation)
         try:
             with app.producer_or_acquire() as producer:
                 started = timezone.now()
@@ -333,9 +351,10 @@ class Command(BaseCommand):
             last = Match.objects.filter(pk__in=ids).aggregate(last=Max("finished_at"))["last"]
             seconds = ((last or timezone.now()) - started).total_seconds()
         finally:
-            self.stop_worker(worker)
-            self.drop_queue(app, queue)
-            log.unlink(missing_ok=True)
+            if worker is not None:
+                self.stop_worker(worker)
+                self.drop_queue(app, queue)
+                log.unlink(missing_ok=True)
         cpu = _cpu_seconds() - cpu_before
         rows = Match.objects.filter(pk__in=ids)
         finished = rows.filter(status=Match.Status.FINISHED, rated=True).count()
@@ -346,6 +365,7 @@ class Command(BaseCommand):
         # The worker, its pool and the bots, start-up included; not PostgreSQL or Redis.
         figures["cpu_seconds"] = round(cpu, 2)
         figures["finished_and_rated"] = finished
+        figures.update(_time_split(rows))
         figures["failed"] = done - finished
         if not keep:
             self.clean_up(ids, bots)
@@ -436,7 +456,7 @@ class Command(BaseCommand):
         while True:
             if not unfinished.exists():
                 return len(ids)
-            if worker.poll() is not None:
+            if worker is not None and worker.poll() is not None:
                 tail = log.read_text(errors="replace")[-3000:]
                 raise CommandError(f"the Celery worker stopped:\n{tail}")
             time.sleep(POLL_SECONDS)
@@ -500,6 +520,9 @@ def _total(runs: list[dict[str, Any]]) -> dict[str, Any]:
     total["play_seconds_mean"] = round(
         sum(run["play_seconds_mean"] * run["matches"] for run in runs) / matches, 4
     )
+    for key in ("wait_seconds_mean", "record_seconds_mean"):
+        if all(key in run for run in runs):
+            total[key] = round(sum(run[key] * run["matches"] for run in runs) / matches, 4)
     total["cpu_seconds"] = round(sum(run["cpu_seconds"] for run in runs), 2)
     total["rounds_matches_per_second"] = [run["matches_per_second"] for run in runs]
     return total
@@ -512,4 +535,27 @@ def _figures(matches: int, seconds: float, decisions: int) -> dict[str, Any]:
         "matches_per_second": round(matches / seconds, 3) if seconds else None,
         "decisions": decisions,
         "decisions_per_second": round(decisions / seconds, 1) if seconds else None,
+    }
+
+
+def _time_split(rows) -> dict[str, Any]:
+    """Where a match's time went, from its own timestamps (means over the run, seconds).
+
+    wait: created to claimed (on the queue: broker, and waiting for a free worker);
+    play: the referee and the bots (the sandbox's start-up and every decision);
+    record: claimed to finished less play (reading the match, writing the bots' files,
+    committing the result and the ratings: mostly database round trips).
+    """
+    found = list(rows.values_list("created_at", "claimed_at", "finished_at", "duration_seconds"))
+    found = [row for row in found if None not in row]
+    if not found:
+        return {}
+    count = len(found)
+    wait = sum((claimed - created).total_seconds() for created, claimed, _, _ in found)
+    busy = sum((finished - claimed).total_seconds() for _, claimed, finished, _ in found)
+    play = sum(duration for *_, duration in found)
+    return {
+        "wait_seconds_mean": round(wait / count, 4),
+        "play_seconds_mean": round(play / count, 4),
+        "record_seconds_mean": round((busy - play) / count, 4),
     }
