@@ -25,7 +25,8 @@ django.setup()
 from django.contrib.auth.models import User  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 
-from arena.models import Bot  # noqa: E402
+from arena.models import Bot, Ladder  # noqa: E402
+from arena.services.ladder import ladder_for  # noqa: E402
 from arena.services.tournaments import create_tournament  # noqa: E402
 
 GAME = "moonrollers"
@@ -50,6 +51,11 @@ def tournament(name: str, bots: int, games: int, sleep: float) -> dict[str, obje
     if not organiser.is_staff:
         organiser.is_staff = True
         organiser.save(update_fields=["is_staff"])
+    # These tests count each bot's rated games against the tournament's matches: the
+    # beat's ladder scheduler would otherwise seat the new bots in ladder matches too.
+    ladder = ladder_for(GAME)
+    ladder.status = Ladder.Status.PAUSED
+    ladder.save(update_fields=["status"])
     ids = []
     for number in range(bots):
         bot = Bot.objects.create(owner=organiser, game=GAME, name=f"{name}-bot{number}")
