@@ -276,8 +276,8 @@ class VersionUploadSerializer(serializers.Serializer):
 class BotFilterSerializer(serializers.Serializer):
     # Typed filters, so a NUL byte or an odd value is a 400 here and never reaches the
     # database (PostgreSQL refuses NUL in text: that was a 500).
-    game = serializers.CharField(required=False, allow_blank=True)
-    owner = serializers.CharField(required=False, allow_blank=True)
+    game = serializers.CharField(required=False)
+    owner = serializers.CharField(required=False)
     mine = serializers.BooleanField(required=False, help_text="only the caller's own bots")
 
 
@@ -337,10 +337,8 @@ class TournamentCreateSerializer(serializers.Serializer):
 
 
 class TournamentFilterSerializer(serializers.Serializer):
-    game = serializers.CharField(required=False, allow_blank=True)
-    status = serializers.ChoiceField(
-        choices=Tournament.Status.values, required=False, allow_blank=True
-    )
+    game = serializers.CharField(required=False)
+    status = serializers.ChoiceField(choices=Tournament.Status.values, required=False)
 
 
 class StandingSerializer(serializers.Serializer):
