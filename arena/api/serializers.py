@@ -156,6 +156,10 @@ class UserSerializer(serializers.ModelSerializer):
         return is_organiser(user)
 
 
+class TokenSerializer(serializers.Serializer):
+    token = serializers.CharField(help_text='send it as the header "Authorization: Token <key>"')
+
+
 # --- games ----------------------------------------------------------------------------------
 
 
@@ -298,6 +302,58 @@ class JSONField(serializers.JSONField):
             self.fail("invalid")
 
 
+OPTIONS_SCHEMA = {
+    "type": "object",
+    "additionalProperties": True,
+    "description": "the game's options by name (GET /api/games/ lists each game's with defaults)",
+}
+LIMITS_SCHEMA = {
+    "type": "object",
+    "additionalProperties": {"type": "number", "minimum": 0, "exclusiveMinimum": True},
+    "description": "limits by name (move_seconds, match_seconds, memory_mb, ...): positive numbers",
+}
+
+
+@extend_schema_field(OPTIONS_SCHEMA)
+class OptionsField(JSONField):
+    pass
+
+
+@extend_schema_field(LIMITS_SCHEMA)
+class LimitsField(JSONField):
+    pass
+
+
+class MatchResultSerializer(serializers.Serializer):
+    """A finished match's result (schema only): ranks and scores per seat, and game extras."""
+
+    ranks = serializers.ListField(child=serializers.IntegerField(), help_text="1 = best, per seat")
+    scores = serializers.ListField(child=serializers.FloatField(), help_text="per seat")
+    forfeits = serializers.DictField(
+        child=serializers.CharField(), required=False, help_text="seat number: reason"
+    )
+    outcome = serializers.ChoiceField(
+        choices=["success", "failure"], required=False, help_text="cooperative games only"
+    )
+    team_score = serializers.FloatField(required=False, help_text="cooperative games only")
+
+
+class ReplayRecordSerializer(serializers.Serializer):
+    """The engine's replay record (schema only): seed + actions reproduce the match.
+
+    Each game's actions are its own JSON values (engine/games/<game>/README.md); `result`
+    carries the game's own fields beside ranks and scores.
+    """
+
+    game = serializers.CharField()
+    rules_version = serializers.CharField()
+    players = serializers.IntegerField()
+    seed = serializers.IntegerField()
+    options = OptionsField()
+    actions = serializers.ListField(child=serializers.JSONField(), help_text="in order of play")
+    result = MatchResultSerializer()
+
+
 class TournamentCreateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=100)
     game = CheckedCharField(max_length=64, rule=registered_games)
@@ -331,8 +387,8 @@ class TournamentCreateSerializer(serializers.Serializer):
         "less than players_per_match)",
         rule=lambda: {"minimum": 1},
     )
-    options = JSONField(required=False, default=dict)
-    limits = JSONField(required=False, default=dict)
+    options = OptionsField(required=False, default=dict)
+    limits = LimitsField(required=False, default=dict)
     start_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
 
 
@@ -365,6 +421,8 @@ class StandingSerializer(serializers.Serializer):
 
 class TournamentSerializer(serializers.ModelSerializer):
     created_by = serializers.CharField(source="created_by.username", read_only=True, default=None)
+    options = OptionsField(read_only=True)
+    limits = LimitsField(read_only=True)
     matches_total = serializers.SerializerMethodField()
     matches_done = serializers.SerializerMethodField()
 
@@ -542,6 +600,13 @@ class MatchSerializer(serializers.ModelSerializer):
 
 class MatchDetailSerializer(MatchSerializer):
     seats = SeatDetailSerializer(many=True, read_only=True)
+    options = OptionsField(read_only=True)
+    limits = LimitsField(read_only=True)
+    result = serializers.SerializerMethodField()
+
+    @extend_schema_field(MatchResultSerializer(allow_null=True))
+    def get_result(self, match) -> Any:
+        return match.result
 
     class Meta(MatchSerializer.Meta):
         fields = MatchSerializer.Meta.fields + [

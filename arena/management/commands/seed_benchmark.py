@@ -21,6 +21,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection, transaction
 
 import engine
+from arena.services import standings
 
 BOTS_PER_TOURNAMENT = 20
 TEMPLATES_PER_TABLE = 4  # distinct records per (game, players)
@@ -99,6 +100,9 @@ class Command(BaseCommand):
                 for statement in sql.split(";\n"):
                     cur.execute(statement, params)
                 self.stdout.write(f"{label}: {cur.rowcount} rows, {time.monotonic() - step:.1f} s")
+            step = time.monotonic()
+            standings.rebuild(range(1, tours + 1))
+            self.stdout.write(f"standings of {tours} tournaments: {time.monotonic() - step:.1f} s")
         step = time.monotonic()
         with connection.cursor() as cur:
             cur.execute("ANALYZE")
