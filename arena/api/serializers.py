@@ -224,7 +224,7 @@ class BotSerializer(serializers.ModelSerializer):
     @extend_schema_field(BotVersionSerializer(allow_null=True))
     def get_latest_version(self, bot):
         versions = list(bot.versions.all())  # prefetched by the view, newest first
-        return BotVersionSerializer(versions[0]).data if versions else None
+        return _VERSION.to_representation(versions[0]) if versions else None
 
     def _ladder(self, bot):
         from arena.services.ladder import bot_status, running_ladders
@@ -258,8 +258,14 @@ class BotSerializer(serializers.ModelSerializer):
     def get_rating(self, bot):
         for rating in bot.ratings.all():
             if rating.game == bot.game:
-                return RatingSummarySerializer(rating).data
+                return _RATING.to_representation(rating)
         return None
+
+
+# One instance each, reused for every bot of a page: a ModelSerializer builds its fields from
+# the model on each new instance, which was most of a bot list's CPU.
+_VERSION = BotVersionSerializer()
+_RATING = RatingSummarySerializer()
 
 
 class BotCreateSerializer(serializers.Serializer):

@@ -137,6 +137,8 @@ class BotViewSet(
     parser_classes = [MultiPartParser, FormParser, JSONParser]
 
     def get_queryset(self):
+        if self.action in {"versions", "source"}:
+            return Bot.objects.all()  # these answer with versions, read on their own
         versions = BotVersion.objects.filter(bot=OuterRef("pk")).order_by().values("bot")
         queryset = (
             Bot.objects.select_related("owner", "ladder_entry")
