@@ -188,10 +188,10 @@ STEPS: list[tuple[str, str]] = [
             JOIN bench_game g ON g.gi = (t + 2) %% %(ngames)s;
         INSERT INTO arena_tournament (id, name, game, format, players_per_match,
             games_per_pairing, options, limits, start_at, status, created_at, started_at,
-            finished_at, created_by_id, duplicate_seats)
+            finished_at, created_by_id, duplicate_seats, double_elimination, entrants)
         SELECT t, 'bench round robin ' || t, g.name, 'round_robin', players, 1, g.options,
                '{}', NULL, 'finished', now() - interval '300 days', now() - interval '300 days',
-               now() - interval '1 day', (SELECT min(id) FROM bench_user), false
+               now() - interval '1 day', (SELECT min(id) FROM bench_user), false, false, '[]'
         FROM bench_tour JOIN bench_game g USING (gi)
         """,
     ),

@@ -43,7 +43,8 @@ ENDPOINTS = [
     ("/api/bots/{bot}/", 3),
     ("/api/bots/{bot}/versions/", 2),
     ("/api/tournaments/", 4),  # count, page, entrants, progress
-    ("/api/tournaments/{tournament}/", 5),  # row, entrants, progress, standings (2)
+    # row, entrants, progress, standings (2), rounds and bracket (formats)
+    ("/api/tournaments/{tournament}/", 7),
     ("/api/matches/", 2),  # page, seats with bots and versions
     ("/api/matches/?tournament={tournament}", 2),
     ("/api/matches/?bot={bot}", 2),
