@@ -97,10 +97,12 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
         "init_command": "PRAGMA journal_mode=WAL",
     }
 DATABASES["default"]["CONN_MAX_AGE"] = env_int("DB_CONN_MAX_AGE", 0, minimum=0)
-# A kept connection is checked (a cheap ping, only when a request reuses it) before use, so a
-# database restart costs one reconnection instead of an error. The web node's and the
-# workers' defaults keep connections (deploy/gunicorn.conf.py, workers/celery.py).
-DATABASES["default"]["CONN_HEALTH_CHECKS"] = env_bool("DB_CONN_HEALTH_CHECKS", True)
+# A kept connection can be checked (a ping when a request first reuses it) before use, so a
+# database restart costs one reconnection instead of an error: the web node's default
+# (deploy/gunicorn.conf.py). Workers keep their connections without it: their first
+# statements travel in psycopg's pipeline mode (arena/services/rows.py), and they already
+# drop a broken connection between tasks (workers/celery.py).
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = env_bool("DB_CONN_HEALTH_CHECKS", False)
 if DATABASES["default"]["ENGINE"].endswith("postgresql"):
     # Only the match path's statements are prepared (arena/services/rows.py), and they all
     # find their rows by key: one generic plan each, instead of planning the result's write

@@ -19,6 +19,7 @@ PARAMETERS = {
     "format",
     "game",
     "mine",
+    "order",
     "owner",
     "page",
     "page_size",

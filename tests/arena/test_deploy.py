@@ -40,8 +40,8 @@ def test_the_settings_keep_check_and_limit_connections_as_the_environment_says()
         "DATABASE_URL": "postgres://postgres@127.0.0.1:5432/arena",
         "DB_CONN_MAX_AGE": "300",
         "DB_STATEMENT_TIMEOUT_MS": "5000",
+        "DB_CONN_HEALTH_CHECKS": "true",
     }
-    env.pop("DB_CONN_HEALTH_CHECKS", None)
     out = subprocess.run(
         [sys.executable, "-c", f"import django; django.setup(); {code}"],
         cwd=ROOT,
@@ -51,6 +51,18 @@ def test_the_settings_keep_check_and_limit_connections_as_the_environment_says()
         check=True,
     ).stdout
     assert out.startswith("300 True ") and "statement_timeout=5000" in out
+    # Workers (no gunicorn configuration) keep neither the check nor the limit.
+    for name in ("DB_CONN_HEALTH_CHECKS", "DB_STATEMENT_TIMEOUT_MS"):
+        env.pop(name)
+    out = subprocess.run(
+        [sys.executable, "-c", f"import django; django.setup(); {code}"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert out.startswith("300 False ") and "statement_timeout" not in out
 
 
 @pytest.mark.django_db

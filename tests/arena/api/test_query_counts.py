@@ -51,7 +51,7 @@ ENDPOINTS = [
     ("/api/matches/{match}/", 2),
     ("/api/matches/{match}/replay/", 1),
     ("/api/leaderboards/", 1),
-    ("/api/leaderboards/duel/", 2),  # count, page
+    ("/api/leaderboards/duel/", 3),  # count, page, the last skill fit
 ]
 
 
