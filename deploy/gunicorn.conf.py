@@ -1,21 +1,23 @@
 """gunicorn settings for the web node: `gunicorn -c deploy/gunicorn.conf.py arena.wsgi:application`.
 
-Chosen by the load benchmark (bench/locustfile.py, README "Performance"): the API's requests
-are short and mostly wait on PostgreSQL, so a few processes with threads each (gthread) keep
-the cores busy with less memory than one process per concurrent request. Every value can be
-overridden from the environment (WEB_CONCURRENCY, WEB_THREADS, WEB_TIMEOUT, ...).
+Chosen by the load benchmark (scripts/locustfile.py; docs/reports/service.md, issue 16): the
+API's requests are short and spend ~3/4 of their time in Python (serializing), not waiting
+on PostgreSQL, so threads in one process queue on the GIL. Sync workers, 2 x CPUs + 1, gave
+a p50 of 65 ms where 3 gthread processes x 4 threads gave 330 ms at the same 50 requests/s
+(p95 640 vs 1200 ms). Run it behind a buffering proxy (nginx) so a slow client never holds
+a worker. Every value can be overridden from the environment (WEB_CONCURRENCY, ...).
 """
 
 import multiprocessing
 import os
 
 bind = os.environ.get("BIND", "0.0.0.0:8000")
-worker_class = os.environ.get("WEB_WORKER_CLASS", "gthread")
-workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count() + 1))
-threads = int(os.environ.get("WEB_THREADS", 4))
-# A worker silent this long is killed and replaced. The request time limit proper is the
-# database's: each web connection cancels a statement after DB_STATEMENT_TIMEOUT_MS (an
-# answer of 503), so one expensive request cannot hold a worker for long.
+worker_class = os.environ.get("WEB_WORKER_CLASS", "sync")
+workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count() * 2 + 1))
+threads = int(os.environ.get("WEB_THREADS", 1))
+# The request time limits: each web connection cancels an SQL statement after
+# DB_STATEMENT_TIMEOUT_MS (the request answers 503), and a sync worker still busy with one
+# request after `timeout` seconds is killed and replaced, so no request holds a worker longer.
 timeout = int(os.environ.get("WEB_TIMEOUT", 30))
 graceful_timeout = 30
 keepalive = 5

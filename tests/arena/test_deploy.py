@@ -17,11 +17,11 @@ from arena.api.errors import exception_handler
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_gunicorn_defaults_thread_workers_a_timeout_and_kept_connections(monkeypatch):
+def test_gunicorn_defaults_sync_workers_a_timeout_and_kept_connections(monkeypatch):
     for name in ("DB_CONN_MAX_AGE", "DB_CONN_HEALTH_CHECKS", "DB_STATEMENT_TIMEOUT_MS"):
         monkeypatch.delenv(name, raising=False)
     conf = runpy.run_path(str(ROOT / "deploy" / "gunicorn.conf.py"))
-    assert conf["worker_class"] == "gthread" and conf["threads"] >= 2
+    assert conf["worker_class"] == "sync" and conf["workers"] >= 3
     assert conf["timeout"] == 30 and conf["max_requests"] > 0
     assert os.environ["DB_CONN_MAX_AGE"] == "300"
     assert os.environ["DB_CONN_HEALTH_CHECKS"] == "true"
