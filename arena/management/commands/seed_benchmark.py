@@ -1,6 +1,6 @@
 """`python manage.py seed_benchmark --matches 1000000`: a production-sized arena, in bulk SQL.
 
-For the load benchmark (`bench/locustfile.py`) and the query-plan tests: users, bots with a
+For the load benchmark (`scripts/locustfile.py`) and the query-plan tests: users, bots with a
 version and a rating each, finished round robins (the largest `--largest` matches, 20,000 by
 default, the size the service allows), and ladder matches for the rest; every match has 2-5
 seats, ranks and scores, a replay record and rating-history rows. Records are real engine
