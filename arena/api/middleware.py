@@ -17,6 +17,7 @@ PARAMETERS = {
     "bot",
     "cursor",
     "format",
+    "ladder",
     "game",
     "mine",
     "order",

@@ -465,6 +465,9 @@ class MatchPagination(StrictPageSize, CursorPagination):
 _MATCH_LIST_COLUMNS = [
     "id",
     "tournament_id",
+    "purpose",
+    "match_set_id",
+    "set_index",
     "game",
     "rules_version",
     "players",

@@ -38,9 +38,9 @@ ENDPOINTS = [
     # (path, queries): {bot}, {tournament}, {match} are filled in.
     ("/api/games/", 0),
     ("/api/games/duel/", 0),
-    ("/api/bots/", 4),  # count, page, versions, ratings
-    ("/api/bots/?game=duel", 4),
-    ("/api/bots/{bot}/", 3),
+    ("/api/bots/", 5),  # count, page, versions, ratings, the ladders' status
+    ("/api/bots/?game=duel", 5),
+    ("/api/bots/{bot}/", 4),
     ("/api/bots/{bot}/versions/", 2),
     ("/api/tournaments/", 4),  # count, page, entrants, progress
     # row, entrants, progress, standings (2), rounds and bracket (formats)
