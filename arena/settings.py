@@ -42,11 +42,18 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    # Swagger UI for /api/docs/, served from /static/: nothing loads from a CDN.
+    "drf_spectacular_sidecar",
     "arena.apps.ArenaConfig",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Static files from the app (compressed, cached for ever under hashed names), before
+    # anything that would open a session for them.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    # `?status=` or `?page=` with nothing after `=`: a 400 naming the parameter (arena/api/).
+    "arena.api.middleware.refuse_empty_query_values",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -90,6 +97,12 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
         "init_command": "PRAGMA journal_mode=WAL",
     }
 DATABASES["default"]["CONN_MAX_AGE"] = env_int("DB_CONN_MAX_AGE", 0, minimum=0)
+# A kept connection can be checked (a ping when a request first reuses it) before use, so a
+# database restart costs one reconnection instead of an error: the web node's default
+# (deploy/gunicorn.conf.py). Workers keep their connections without it: their first
+# statements travel in psycopg's pipeline mode (arena/services/rows.py), and they already
+# drop a broken connection between tasks (workers/celery.py).
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = env_bool("DB_CONN_HEALTH_CHECKS", False)
 if DATABASES["default"]["ENGINE"].endswith("postgresql"):
     # Only the match path's statements are prepared (arena/services/rows.py), and they all
     # find their rows by key: one generic plan each, instead of planning the result's write
@@ -99,6 +112,12 @@ if DATABASES["default"]["ENGINE"].endswith("postgresql"):
     _options = DATABASES["default"].setdefault("OPTIONS", {})
     _options["options"] = f"{_options.get('options', '')} -c plan_cache_mode=force_generic_plan"
     _options.setdefault("prepare_threshold", 2**31 - 1)
+    # A request time limit the database enforces: one expensive query is cancelled (the
+    # request answers 503) instead of holding a web worker. 0 = no limit; the web node's
+    # default comes from deploy/gunicorn.conf.py, workers keep none.
+    _statement_ms = env_int("DB_STATEMENT_TIMEOUT_MS", 0, minimum=0)
+    if _statement_ms:
+        _options["options"] += f" -c statement_timeout={_statement_ms}"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -114,7 +133,18 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = VAR_DIR / "static"
+STATIC_ROOT = Path(env_str("STATIC_ROOT", str(VAR_DIR / "static")))
+# `manage.py collectstatic` (the Dockerfile's build, scripts/run.sh) writes hashed, gzip and
+# brotli copies; WhiteNoise serves them with a year's Cache-Control. With DEBUG on, files are
+# found in the apps' folders instead, so development needs no collecting.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        if not DEBUG
+        else "django.contrib.staticfiles.storage.StaticFilesStorage"
+    },
+}
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -138,6 +168,8 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Upload bots, schedule tournaments, browse matches, replays and leaderboards.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     "ENUM_NAME_OVERRIDES": {
         "MatchStatusEnum": "arena.models.matches.Match.Status",

@@ -13,3 +13,13 @@ from arena.settings import *  # noqa: E402,F403
 
 # Hashing passwords slowly only slows the tests down.
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+# Tests render templates without collecting static files first; the browser test runs the
+# production storage in its own server (tests/arena/api/test_browser.py).
+STORAGES = {
+    **STORAGES,  # noqa: F405
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+# Nothing is collected in tests: WhiteNoise finds files in the apps' folders when asked.
+WHITENOISE_AUTOREFRESH = True
+WHITENOISE_USE_FINDERS = True

@@ -12,3 +12,8 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("api/", include("arena.api.urls")),
 ]
+
+# Addresses no route matches (a malformed id, /api/nothing/) and server errors answer in the
+# API's JSON shape under /api/, Django's pages elsewhere (arena/api/errors.py).
+handler404 = "arena.api.errors.page_not_found"
+handler500 = "arena.api.errors.server_error"

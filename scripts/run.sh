@@ -11,6 +11,8 @@ export DEBUG=${DEBUG:-true}
 mkdir -p var
 
 "$VENV/bin/python" manage.py migrate --noinput
+# With DEBUG off, static files are served from the collected copies (WhiteNoise).
+case "$DEBUG" in 0|false|no|off) "$VENV/bin/python" manage.py collectstatic --noinput -v0 ;; esac
 "$VENV/bin/python" manage.py load_demo
 
 # The ladder fills the worker's slots (the beat's scheduler tops it up every few seconds).

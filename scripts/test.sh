@@ -5,6 +5,15 @@ cd "$(dirname "$0")/.."
 VENV=${VENV:-.venv}
 
 bash scripts/services.sh
+# The browser test (tests/arena/api/test_browser.py) drives Debian's Chromium.
+if ! [ -x /usr/bin/chromium ]; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        echo "== installing chromium"
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+    else
+        echo "warning: /usr/bin/chromium is missing; the browser test will fail" >&2
+    fi
+fi
 export DATABASE_URL=${TEST_DATABASE_URL:-postgres://postgres:postgres@127.0.0.1:5432/arena}
 export CELERY_BROKER_URL=${TEST_CELERY_BROKER_URL:-redis://127.0.0.1:6379/0}
 export SECRET_KEY=${SECRET_KEY:-test-only-secret-key}

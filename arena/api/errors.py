@@ -10,7 +10,9 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.http import Http404
+from django.db import OperationalError
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.views import defaults
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -27,6 +29,11 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return Response(body, status=exc.status)
     if isinstance(exc, engine.UnknownGame | engine.InvalidSetup):
         return Response({"detail": str(exc), "code": "invalid"}, status=status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, OperationalError) and _cancelled(exc):
+        return Response(
+            {"detail": "the request took too long and was cancelled", "code": "timeout"},
+            status=status.HTTP_503_SERVICE_UNAVAILABLE,
+        )
     if isinstance(exc, DjangoValidationError):
         return Response(
             {"detail": "; ".join(exc.messages), "code": "invalid"},
@@ -42,6 +49,11 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         if isinstance(exc, exceptions.APIException):
             response.data = _with_detail_and_code(response.data, exc)
     return response
+
+
+def _cancelled(exc: OperationalError) -> bool:
+    """The database cancelled the statement: DB_STATEMENT_TIMEOUT_MS passed (SQLSTATE 57014)."""
+    return getattr(exc.__cause__, "sqlstate", None) == "57014"
 
 
 def _with_detail_and_code(data: Any, exc: exceptions.APIException) -> dict[str, Any]:
@@ -72,3 +84,21 @@ def _first_message(messages: Any) -> str:
     while isinstance(messages, dict | list) and messages:
         messages = next(iter(messages.values())) if isinstance(messages, dict) else messages[0]
     return str(messages)
+
+
+def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """Django's 404 for addresses no route matches: JSON under /api/, like DRF's own 404s."""
+    if request.path.startswith("/api/"):
+        return JsonResponse(
+            {"detail": f"nothing is found at {request.path}", "code": "not_found"}, status=404
+        )
+    return defaults.page_not_found(request, exception)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    if request.path.startswith("/api/"):
+        return JsonResponse(
+            {"detail": "the server could not answer this request", "code": "server_error"},
+            status=500,
+        )
+    return defaults.server_error(request)

@@ -156,6 +156,10 @@ class UserSerializer(serializers.ModelSerializer):
         return is_organiser(user)
 
 
+class TokenSerializer(serializers.Serializer):
+    token = serializers.CharField(help_text='send it as the header "Authorization: Token <key>"')
+
+
 # --- games ----------------------------------------------------------------------------------
 
 
@@ -220,7 +224,7 @@ class BotSerializer(serializers.ModelSerializer):
     @extend_schema_field(BotVersionSerializer(allow_null=True))
     def get_latest_version(self, bot):
         versions = list(bot.versions.all())  # prefetched by the view, newest first
-        return BotVersionSerializer(versions[0]).data if versions else None
+        return _VERSION.to_representation(versions[0]) if versions else None
 
     def _ladder(self, bot):
         from arena.services.ladder import bot_status, running_ladders
@@ -254,8 +258,14 @@ class BotSerializer(serializers.ModelSerializer):
     def get_rating(self, bot):
         for rating in bot.ratings.all():
             if rating.game == bot.game:
-                return RatingSummarySerializer(rating).data
+                return _RATING.to_representation(rating)
         return None
+
+
+# One instance each, reused for every bot of a page: a ModelSerializer builds its fields from
+# the model on each new instance, which was most of a bot list's CPU.
+_VERSION = BotVersionSerializer()
+_RATING = RatingSummarySerializer()
 
 
 class BotCreateSerializer(serializers.Serializer):
@@ -276,8 +286,8 @@ class VersionUploadSerializer(serializers.Serializer):
 class BotFilterSerializer(serializers.Serializer):
     # Typed filters, so a NUL byte or an odd value is a 400 here and never reaches the
     # database (PostgreSQL refuses NUL in text: that was a 500).
-    game = serializers.CharField(required=False, allow_blank=True)
-    owner = serializers.CharField(required=False, allow_blank=True)
+    game = serializers.CharField(required=False)
+    owner = serializers.CharField(required=False)
     mine = serializers.BooleanField(required=False, help_text="only the caller's own bots")
 
 
@@ -296,6 +306,58 @@ class JSONField(serializers.JSONField):
             return super().to_internal_value(data)
         except RecursionError:
             self.fail("invalid")
+
+
+OPTIONS_SCHEMA = {
+    "type": "object",
+    "additionalProperties": True,
+    "description": "the game's options by name (GET /api/games/ lists each game's with defaults)",
+}
+LIMITS_SCHEMA = {
+    "type": "object",
+    "additionalProperties": {"type": "number", "minimum": 0, "exclusiveMinimum": True},
+    "description": "limits by name (move_seconds, match_seconds, memory_mb, ...): positive numbers",
+}
+
+
+@extend_schema_field(OPTIONS_SCHEMA)
+class OptionsField(JSONField):
+    pass
+
+
+@extend_schema_field(LIMITS_SCHEMA)
+class LimitsField(JSONField):
+    pass
+
+
+class MatchResultSerializer(serializers.Serializer):
+    """A finished match's result (schema only): ranks and scores per seat, and game extras."""
+
+    ranks = serializers.ListField(child=serializers.IntegerField(), help_text="1 = best, per seat")
+    scores = serializers.ListField(child=serializers.FloatField(), help_text="per seat")
+    forfeits = serializers.DictField(
+        child=serializers.CharField(), required=False, help_text="seat number: reason"
+    )
+    outcome = serializers.ChoiceField(
+        choices=["success", "failure"], required=False, help_text="cooperative games only"
+    )
+    team_score = serializers.FloatField(required=False, help_text="cooperative games only")
+
+
+class ReplayRecordSerializer(serializers.Serializer):
+    """The engine's replay record (schema only): seed + actions reproduce the match.
+
+    Each game's actions are its own JSON values (engine/games/<game>/README.md); `result`
+    carries the game's own fields beside ranks and scores.
+    """
+
+    game = serializers.CharField()
+    rules_version = serializers.CharField()
+    players = serializers.IntegerField()
+    seed = serializers.IntegerField()
+    options = OptionsField()
+    actions = serializers.ListField(child=serializers.JSONField(), help_text="in order of play")
+    result = MatchResultSerializer()
 
 
 class TournamentCreateSerializer(serializers.Serializer):
@@ -331,16 +393,14 @@ class TournamentCreateSerializer(serializers.Serializer):
         "less than players_per_match)",
         rule=lambda: {"minimum": 1},
     )
-    options = JSONField(required=False, default=dict)
-    limits = JSONField(required=False, default=dict)
+    options = OptionsField(required=False, default=dict)
+    limits = LimitsField(required=False, default=dict)
     start_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
 
 
 class TournamentFilterSerializer(serializers.Serializer):
-    game = serializers.CharField(required=False, allow_blank=True)
-    status = serializers.ChoiceField(
-        choices=Tournament.Status.values, required=False, allow_blank=True
-    )
+    game = serializers.CharField(required=False)
+    status = serializers.ChoiceField(choices=Tournament.Status.values, required=False)
 
 
 class StandingSerializer(serializers.Serializer):
@@ -367,6 +427,8 @@ class StandingSerializer(serializers.Serializer):
 
 class TournamentSerializer(serializers.ModelSerializer):
     created_by = serializers.CharField(source="created_by.username", read_only=True, default=None)
+    options = OptionsField(read_only=True)
+    limits = LimitsField(read_only=True)
     matches_total = serializers.SerializerMethodField()
     matches_done = serializers.SerializerMethodField()
 
@@ -544,6 +606,13 @@ class MatchSerializer(serializers.ModelSerializer):
 
 class MatchDetailSerializer(MatchSerializer):
     seats = SeatDetailSerializer(many=True, read_only=True)
+    options = OptionsField(read_only=True)
+    limits = LimitsField(read_only=True)
+    result = serializers.SerializerMethodField()
+
+    @extend_schema_field(MatchResultSerializer(allow_null=True))
+    def get_result(self, match) -> Any:
+        return match.result
 
     class Meta(MatchSerializer.Meta):
         fields = MatchSerializer.Meta.fields + [

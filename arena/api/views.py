@@ -7,16 +7,17 @@ arena/api/errors.py.
 from __future__ import annotations
 
 from django.conf import settings
-from django.db.models import Count, Prefetch, Q
+from django.db.models import Count, OuterRef, Prefetch, Q, Subquery, TextField
+from django.db.models.functions import Cast
 from django.http import HttpResponse
-from django.utils.http import content_disposition_header
+from django.utils.http import content_disposition_header, http_date, parse_http_date_safe
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, mixins, permissions, status, viewsets
+from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.decorators import action
-from rest_framework.generics import get_object_or_404
-from rest_framework.pagination import PageNumberPagination
+from rest_framework.pagination import CursorPagination, PageNumberPagination
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
@@ -62,9 +63,18 @@ class MeView(generics.RetrieveAPIView):
         return self.request.user
 
 
+@extend_schema(
+    tags=["accounts"],
+    summary="Get the API token of a user (send it as `Authorization: Token <key>`)",
+    request=AuthTokenSerializer,
+    responses=s.TokenSerializer,
+)
 class TokenView(ObtainAuthToken):
     # DRF's view lists its parsers itself; ours turns too deeply nested JSON into a 400.
-    parser_classes = [FormParser, MultiPartParser, JSONParser]
+    parser_classes = [JSONParser, FormParser, MultiPartParser]
+    # Anyone may ask (with a username and password): the schema says so, and a stale token
+    # sent along is not refused.
+    authentication_classes: list = []
 
 
 # --- games ----------------------------------------------------------------------------------
@@ -127,9 +137,14 @@ class BotViewSet(
     parser_classes = [MultiPartParser, FormParser, JSONParser]
 
     def get_queryset(self):
+        if self.action in {"versions", "source"}:
+            return Bot.objects.all()  # these answer with versions, read on their own
+        versions = BotVersion.objects.filter(bot=OuterRef("pk")).order_by().values("bot")
         queryset = (
             Bot.objects.select_related("owner", "ladder_entry")
-            .annotate(version_count=Count("versions", distinct=True))
+            # A subquery, evaluated for the page's rows only (a join and GROUP BY made the
+            # page count group every bot of the game too).
+            .annotate(version_count=Subquery(versions.annotate(n=Count("id")).values("n")))
             .prefetch_related(
                 Prefetch(
                     "versions", queryset=BotVersion.objects.defer("source").order_by("-number")
@@ -324,7 +339,12 @@ class TournamentViewSet(
 
     @extend_schema(parameters=[s.TournamentFilterSerializer])
     def list(self, request, *args, **kwargs):
-        return super().list(request, *args, **kwargs)
+        page = self.paginate_queryset(self.get_queryset())
+        # Every tournament's progress in one query, not two per tournament.
+        progress = tournament_service.progress_of(page)
+        for tournament in page:
+            tournament._progress_cache = progress[tournament.pk]
+        return self.get_paginated_response(self.get_serializer(page, many=True).data)
 
     def get_permissions(self):
         if self.action in {"create", "start", "pause", "resume", "cancel"}:
@@ -401,25 +421,114 @@ class TournamentViewSet(
 # --- matches --------------------------------------------------------------------------------
 
 
+class StrictPageSize:
+    """`page_size` must be a whole number from 1 to max_page_size: anything else is a 400.
+
+    DRF's paginators fall back to the default page size for a value they cannot read, so a
+    client's mistake (`page_size=null`, `page_size=0`) went unnoticed.
+    """
+
+    page_size_query_param = "page_size"
+    max_page_size = 500
+
+    def get_page_size(self, request):
+        raw = request.query_params.get(self.page_size_query_param)
+        if raw is None:
+            return self.page_size
+        if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= self.max_page_size:
+            raise InvalidInput(
+                f"page_size must be a whole number from 1 to {self.max_page_size}",
+                field="page_size",
+            )
+        return int(raw)
+
+    def get_schema_operation_parameters(self, view):
+        parameters = super().get_schema_operation_parameters(view)
+        for parameter in parameters:
+            if parameter["name"] == self.page_size_query_param:
+                parameter["schema"] = {
+                    "type": "integer",
+                    "minimum": 1,
+                    "maximum": self.max_page_size,
+                }
+        return parameters
+
+
+class MatchPagination(StrictPageSize, CursorPagination):
+    """Newest first, by id: each page is an index range scan, however deep, and no page
+    counts the table (an exact COUNT(*) of a million matches took 60-225 ms a page)."""
+
+    ordering = "-id"
+
+
+# The columns each match answer shows; the replay record is never read with them.
+_MATCH_LIST_COLUMNS = [
+    "id",
+    "tournament_id",
+    "purpose",
+    "match_set_id",
+    "set_index",
+    "game",
+    "rules_version",
+    "players",
+    "status",
+    "rated",
+    "created_at",
+    "finished_at",
+]
+_MATCH_DETAIL_COLUMNS = _MATCH_LIST_COLUMNS + [
+    "options",
+    "limits",
+    "seed",
+    "attempts",
+    "decisions",
+    "duration_seconds",
+    "error",
+    "result",
+]
+_SEAT_COLUMNS = [
+    "id",
+    "match_id",
+    "seat",
+    "bot_id",
+    "bot__name",
+    "bot_version__number",
+    "rank",
+    "score",
+    "forfeit_reason",
+]
+_SEAT_DETAIL_COLUMNS = _SEAT_COLUMNS + [
+    "bot__owner_id",
+    "bot__owner__username",
+    "rating_before",
+    "rating_after",
+    "stderr",
+]
+
+
 @extend_schema(tags=["matches"])
 class MatchViewSet(viewsets.ReadOnlyModelViewSet):
     lookup_value_regex = r"\d+"  # a malformed id is a 404 at routing, not a 500
     permission_classes = [permissions.AllowAny]
+    pagination_class = MatchPagination
 
     def get_queryset(self):
-        seats = MatchSeat.objects.select_related("bot", "bot__owner", "bot_version").defer(
-            "bot_version__source"
+        detail = self.action != "list"
+        related = ["bot", "bot_version", *(["bot__owner"] if detail else [])]
+        seats = MatchSeat.objects.select_related(*related).only(
+            *(_SEAT_DETAIL_COLUMNS if detail else _SEAT_COLUMNS)
         )
-        queryset = Match.objects.prefetch_related(Prefetch("seats", queryset=seats))
+        queryset = Match.objects.only(
+            *(_MATCH_DETAIL_COLUMNS if detail else _MATCH_LIST_COLUMNS)
+        ).prefetch_related(Prefetch("seats", queryset=seats.order_by("seat")))
         if self.action == "list":
-            queryset = queryset.defer("record", "result")
             wanted = query_filters(self.request, s.MatchFilterSerializer)
             if "tournament" in wanted:
                 queryset = queryset.filter(tournament_id=wanted["tournament"])
             if "bot" in wanted:
-                queryset = queryset.filter(
-                    pk__in=MatchSeat.objects.filter(bot_id=wanted["bot"]).values("match_id")
-                )
+                # A join, not IN (subquery): the planner then walks the seats' (bot, match)
+                # index backwards and stops after one page. A bot sits once per match.
+                queryset = queryset.filter(seats__bot_id=wanted["bot"])
             if "game" in wanted:
                 queryset = queryset.filter(game=wanted["game"])
             if "status" in wanted:
@@ -436,24 +545,76 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
     def list(self, request, *args, **kwargs):
         return super().list(request, *args, **kwargs)
 
+    def retrieve(self, request, *args, **kwargs):
+        match = self.get_object()
+        # The answer shows a seat's stderr to its bot's owner only: the validator is per user.
+        user = request.user.pk if request.user.is_authenticated else 0
+        cached = not_modified(request, match.status, match.finished_at, f"{match.pk}-{user}")
+        if cached is not None:
+            return cached
+        response = Response(self.get_serializer(match).data)
+        return with_validators(response, match.status, match.finished_at, f"{match.pk}-{user}")
+
     @extend_schema(
         summary="The engine's replay record (seed, actions, result)",
-        responses=OpenApiTypes.OBJECT,
+        responses=s.ReplayRecordSerializer,
     )
     @action(detail=True, methods=["get"])
     def replay(self, request, pk=None):
-        match = get_object_or_404(Match.objects.only("id", "status", "record"), pk=pk)
-        if match.record is None:
-            raise NotFound(f"match {match.pk} has no replay yet (it is {match.status})")
-        return Response(match.record)
+        found = (
+            Match.objects.filter(pk=pk)
+            # The stored JSON as text: streamed as it is, never parsed and re-encoded.
+            .annotate(text=Cast("record", TextField()))
+            .values_list("status", "finished_at", "text")
+            .first()
+        )
+        if found is None:
+            raise NotFound(f"no match {pk}")
+        status_, finished_at, text = found
+        if text is None:
+            raise NotFound(f"match {pk} has no replay yet (it is {status_})")
+        cached = not_modified(request, status_, finished_at, f"replay-{pk}")
+        if cached is not None:
+            return cached
+        response = HttpResponse(text.encode(), content_type="application/json")
+        return with_validators(response, status_, finished_at, f"replay-{pk}", public=True)
+
+
+def _validators(status_: str, finished_at, key: str) -> tuple[str, str] | None:
+    """(ETag, Last-Modified) of a finished match's answers: they never change after."""
+    if status_ != Match.Status.FINISHED or finished_at is None:
+        return None
+    return f'"{key}-{int(finished_at.timestamp() * 1e6)}"', http_date(finished_at.timestamp())
+
+
+def not_modified(request, status_: str, finished_at, key: str) -> HttpResponse | None:
+    """A 304 when the client's copy of a finished match's answer is current."""
+    validators = _validators(status_, finished_at, key)
+    if validators is None:
+        return None
+    etag, _ = validators
+    match_etags = request.headers.get("If-None-Match")
+    if match_etags is not None:
+        fresh = etag in [tag.strip() for tag in match_etags.split(",")] or match_etags == "*"
+    else:
+        since = parse_http_date_safe(request.headers.get("If-Modified-Since") or "")
+        fresh = since is not None and int(finished_at.timestamp()) <= since
+    return with_validators(HttpResponse(status=304), status_, finished_at, key) if fresh else None
+
+
+def with_validators(response, status_: str, finished_at, key: str, public: bool = False):
+    validators = _validators(status_, finished_at, key)
+    if validators is not None:
+        response["ETag"], response["Last-Modified"] = validators
+        response["Cache-Control"] = "public, max-age=3600" if public else "private, max-age=0"
+    return response
 
 
 # --- leaderboards ---------------------------------------------------------------------------
 
 
-class LeaderboardPagination(PageNumberPagination):
-    page_size_query_param = "page_size"
-    max_page_size = 500
+class LeaderboardPagination(StrictPageSize, PageNumberPagination):
+    pass
 
 
 @extend_schema(tags=["leaderboards"])

@@ -8,7 +8,7 @@ from arena.models.ratings import GameRating, Leaderboard, Rating, RatingChange
 from arena.models.rounds import TournamentRound
 from arena.models.sets import MatchSet
 from arena.models.skills import SkillEntry, SkillFit
-from arena.models.tournaments import Tournament
+from arena.models.tournaments import Tournament, TournamentStanding
 
 __all__ = [
     "Bot",
@@ -27,4 +27,5 @@ __all__ = [
     "SkillFit",
     "Tournament",
     "TournamentRound",
+    "TournamentStanding",
 ]

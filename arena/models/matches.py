@@ -102,6 +102,9 @@ class Match(models.Model):
             models.Index(fields=["status", "deadline_at"], name="match_status_deadline"),
             models.Index(fields=["tournament", "status"], name="match_tournament_status"),
             models.Index(fields=["purpose", "status"], name="match_purpose_status"),
+            # The match lists, newest first, by tournament and by game: without them a list
+            # walked the primary key backwards past every other match (977k rows at 1M).
+            models.Index(fields=["tournament", "id"], name="match_tournament_id"),
             # A game's results since its last skill fit (arena/services/skills.py).
             models.Index(fields=["game", "id"], name="match_game_id"),
         ]
@@ -208,6 +211,8 @@ class MatchSeat(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["match", "seat"], name="matchseat_unique_seat")
         ]
+        # A bot's matches, newest first (the match list's ?bot=): seats by bot, match ids in order.
+        indexes = [models.Index(fields=["bot", "match"], name="matchseat_bot_match")]
 
     def __str__(self) -> str:
         return f"match {self.match_id} seat {self.seat}: bot {self.bot_id}"

@@ -341,3 +341,27 @@ def enqueue_sets(enqueue: Callable[..., object], groups: list[list[int]], purpos
             log.exception("could not enqueue matches %s", ids)
     total = sum(len(ids) for ids in groups)
     log.info("enqueued %d of %d matches", total - failed, total)
+
+
+class TournamentStanding(models.Model):
+    """A bot's running sums in one tournament, added to as each result is recorded.
+
+    The sums of arena/tournaments/standings.py's `tally` over the bot's finished matches, kept
+    in the result's transaction (arena/services/standings.py), so reading the standings never
+    reads the tournament's matches.
+    """
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="standings")
+    bot = models.ForeignKey("arena.Bot", on_delete=models.CASCADE, related_name="standings")
+    matches = models.PositiveIntegerField(default=0)
+    points = models.FloatField(default=0.0)
+    wins = models.PositiveIntegerField(default=0)
+    forfeits = models.PositiveIntegerField(default=0)
+    rank_total = models.PositiveIntegerField(default=0)
+    successes = models.PositiveIntegerField(default=0)
+    team_score_total = models.FloatField(default=0.0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "bot"], name="standing_unique_bot")
+        ]

@@ -28,7 +28,7 @@ from django.utils import timezone
 import engine
 from arena.models import GameRating, Match, MatchSeat, Rating, RatingChange, Tournament
 from arena.ratings import rate_cooperative, rate_ranked, seat_outcome
-from arena.services import challenges, rounds, rows
+from arena.services import challenges, rounds, rows, standings
 
 log = logging.getLogger(__name__)
 
@@ -186,6 +186,8 @@ def _record(
         writer(match, seats, moves)
         if match.tournament_id is not None:
             sync()  # the tournament's update reads its row count
+            # Standings are running sums, added to here so a read never recomputes them.
+            standings.add_match(match.tournament_id, seats, match.result)
             _try_finish_tournament(match.tournament_id)
     return Recorded(
         match_id, True, Match.Status.FINISHED, stale_claim=stale, challenge_id=match.challenge_id

@@ -9,15 +9,16 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Count, Q
 from django.utils import timezone
 
 import engine
 from arena.accounts import is_organiser
 from arena.errors import ArenaError, InvalidInput, NotAllowed
 from arena.models import Bot, Match, Tournament, TournamentRound
+from arena.services import standings
 from arena.services.brackets import knockout_placing
 from arena.services.rounds import check_format, planned_count, swiss_rows
-from arena.tournaments.standings import MatchResult, SeatResult, standings
 
 log = logging.getLogger(__name__)
 
@@ -225,48 +226,44 @@ def start_due_tournaments(now: datetime | None = None) -> list[int]:
 
 def progress(tournament: Tournament) -> tuple[int, int]:
     """(matches_total, matches_done); before the start the total is the planned count."""
-    if tournament.status == Tournament.Status.SCHEDULED:
-        return tournament.planned_matches(), 0
-    matches = Match.objects.filter(tournament=tournament)
-    done = matches.filter(status__in=[Match.Status.FINISHED, Match.Status.FAILED]).count()
-    total = matches.count()
-    if tournament.has_rounds() and not tournament.is_over():
-        # Later rounds do not exist yet: show what the event will have.
-        total = max(total, tournament.planned_matches(len(tournament.entrants)))
-    return total, done
+    return progress_of([tournament])[tournament.pk]
+
+
+def progress_of(tournaments: list[Tournament]) -> dict[int, tuple[int, int]]:
+    """progress() of many tournaments in one query (a list page: it was two per tournament).
+
+    Counted from the (tournament, status) index, never reading a match row. Scheduled ones
+    use their entrants (prefetched by the views when they list `bots`).
+    """
+    found: dict[int, tuple[int, int]] = {}
+    started = [t.pk for t in tournaments if t.status != Tournament.Status.SCHEDULED]
+    if started:
+        done = [Match.Status.FINISHED, Match.Status.FAILED]
+        rows = (
+            Match.objects.filter(tournament_id__in=started)
+            .order_by()
+            .values("tournament_id")
+            .annotate(total=Count("id"), done=Count("id", filter=Q(status__in=done)))
+            .values_list("tournament_id", "total", "done")
+        )
+        found = {tid: (total, done_) for tid, total, done_ in rows}
+    for tournament in tournaments:
+        if tournament.status == Tournament.Status.SCHEDULED:
+            active = sum(bot.is_active for bot in tournament.bots.all())
+            found[tournament.pk] = (tournament.planned_matches(active), 0)
+        total, done_ = found.setdefault(tournament.pk, (0, 0))
+        if tournament.has_rounds() and not tournament.is_over() and tournament.entrants:
+            # Later rounds do not exist yet: show what the event will have.
+            planned = tournament.planned_matches(len(tournament.entrants))
+            found[tournament.pk] = (max(total, planned), done_)
+    return found
 
 
 def tournament_standings(tournament: Tournament) -> list[dict[str, Any]]:
     """Standings over the tournament's finished matches, with bot names and owners."""
-    try:
-        cooperative = engine.get_game(tournament.game).cooperative
-    except engine.UnknownGame:
-        cooperative = False
-    finished = (
-        Match.objects.filter(tournament=tournament, status=Match.Status.FINISHED)
-        .prefetch_related("seats")
-        .order_by("id")
-    )
-    results = []
-    for match in finished:
-        seats = [
-            SeatResult(s.bot_id, s.rank, bool(s.forfeit_reason))
-            for s in match.seats.all()
-            if s.rank is not None
-        ]
-        if not seats:
-            continue
-        result = match.result or {}
-        team_score = result.get("team_score")
-        results.append(
-            MatchResult(
-                seats=seats,
-                outcome=result.get("outcome"),
-                team_score=team_score if isinstance(team_score, int | float) else None,
-            )
-        )
-    bots = {b.pk: b for b in tournament.bots.select_related("owner")}
-    rows = standings(results, list(bots), cooperative)
+    # The sums are kept as results are recorded (arena/services/standings.py): no match is
+    # read here. The formats' own orders (Swiss tie-breaks, knockout placings) apply on top.
+    bots, rows = standings.read_rows(tournament)
     if tournament.format == Tournament.Format.SWISS and tournament.entrants:
         rows = _swiss_order(tournament, rows)
     elif tournament.has_rounds() and tournament.entrants:

@@ -8,6 +8,8 @@ import pytest
 from django.utils import timezone
 
 from arena.models import Match, Tournament
+from arena.services.results import record_result
+from tests.arena.services.test_results import outcome
 
 pytestmark = pytest.mark.django_db
 
@@ -152,10 +154,8 @@ def test_everyone_sees_progress_and_standings(organiser, anonymous, duel_bots, r
     tid = post(organiser, body(duel_bots), run_on_commit).json()["id"]
     first = Match.objects.filter(tournament_id=tid).order_by("id").first()
     seats = list(first.seats.order_by("seat"))
-    for seat, rank in zip(seats, (1, 2), strict=True):
-        seat.rank = rank
-        seat.save()
-    Match.objects.filter(pk=first.pk).update(status=Match.Status.FINISHED, result={"ranks": [1, 2]})
+    # Through the result recorder: it keeps the standings.
+    assert record_result(first.pk, None, outcome([1, 2])).recorded
     listed = anonymous.get("/api/tournaments/").json()
     assert listed["count"] == 1 and listed["results"][0]["matches_done"] == 1
     detail = anonymous.get(f"/api/tournaments/{tid}/").json()
@@ -183,15 +183,13 @@ def test_a_cooperative_round_robin_mixes_tables_and_ranks_by_success(
     reply = post(organiser, body(crew, game="crew", players_per_match=3), run_on_commit)
     assert reply.status_code == 201 and reply.json()["matches_total"] == 4
     tid = reply.json()["id"]
-    for match, (outcome, team_score) in zip(
+    for match, (won, team_score) in zip(
         Match.objects.filter(tournament_id=tid).order_by("id"),
         [("success", 9), ("failure", 3), ("success", 7), ("failure", 2)],
         strict=True,
     ):
-        match.seats.update(rank=1)
-        match.status = Match.Status.FINISHED
-        match.result = {"ranks": [1, 1, 1], "outcome": outcome, "team_score": team_score}
-        match.save()
+        result = {"outcome": won, "team_score": team_score}
+        assert record_result(match.pk, None, outcome([1, 1, 1], result=result)).recorded
     standings = anonymous.get(f"/api/tournaments/{tid}/").json()["standings"]
     assert all({"successes", "mean_team_score"} <= set(row) for row in standings)
     assert sum(row["successes"] for row in standings) == 2 * 3

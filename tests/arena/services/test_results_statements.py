@@ -67,7 +67,7 @@ def test_the_locks_and_the_write_are_sent_in_pipeline_mode(owner):
     assert Rating.objects.get(bot=a, game="duel").games == 1
 
 
-def test_recording_a_tournament_match_adds_only_the_tournament_check(
+def test_recording_a_tournament_match_adds_the_tournament_check_and_standings(
     owner, django_assert_num_queries
 ):
     a, b = make_bot(owner, "a"), make_bot(owner, "b")
@@ -76,9 +76,14 @@ def test_recording_a_tournament_match_adds_only_the_tournament_check(
         name="t", game="duel", players_per_match=2, status=Tournament.Status.RUNNING
     )
     match = make_match([a, b], tournament=tournament)
-    with django_assert_num_queries(8):
+    # 9: the standings' upsert (arena/services/standings.py) is the one more.
+    with django_assert_num_queries(9):
         assert record_result(match.pk, None, outcome([1, 2])).recorded
     assert Tournament.objects.get(pk=tournament.pk).status == Tournament.Status.FINISHED
+    assert list(tournament.standings.order_by("bot_id").values_list("bot_id", "points")) == [
+        (a.pk, 1.0),
+        (b.pk, 0.0),
+    ]
 
 
 def test_the_locks_and_the_write_are_prepared_statements(owner):
