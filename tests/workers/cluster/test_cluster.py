@@ -22,7 +22,7 @@ from tests.workers.cluster.netns import Cluster, Host
 
 pytestmark = pytest.mark.slow
 
-# The reaper's deadline and period, short for the test (production: 900 s and 60 s).
+# The claim's lease and the reaper's period, short for the test (production: 10 s and 2 s).
 DEADLINE_SECONDS = 3.0
 REAPER_SECONDS = 1.0
 
@@ -32,8 +32,8 @@ def cluster() -> Iterator[Cluster]:
     found = Cluster(
         env={
             "ARENA_BOT_ISOLATION": "process",
-            "ARENA_MATCH_DEADLINE_SECONDS": str(DEADLINE_SECONDS),
-            "ARENA_REAPER_INTERVAL_SECONDS": str(REAPER_SECONDS),
+            "ARENA_LEASE_SECONDS": str(DEADLINE_SECONDS),
+            "ARENA_REAPER_SECONDS": str(REAPER_SECONDS),
             # No refits, no ladder: only the tournament's matches run.
             "ARENA_SKILL_REFIT_EVERY": "0",
         }
