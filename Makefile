@@ -3,7 +3,7 @@
 VENV ?= .venv
 PYTHON ?= python3
 
-.PHONY: install run test lint format bench clean
+.PHONY: install run test test-all test-faults lint format bench clean
 
 $(VENV)/.installed: pyproject.toml scripts/bootstrap.sh
 	PYTHON=$(PYTHON) VENV=$(VENV) bash scripts/bootstrap.sh
@@ -16,6 +16,14 @@ run: install
 
 test: install
 	VENV=$(VENV) bash scripts/test.sh
+
+# Everything, the slow fault scenarios included.
+test-all: install
+	PYTEST_MARKERS= VENV=$(VENV) bash scripts/test.sh
+
+# Only the fault scenarios (real workers killed, paused, delivered twice), slow ones too.
+test-faults: install
+	PYTEST_MARKERS= VENV=$(VENV) bash scripts/test.sh tests/workers/pipeline/test_faults.py -s
 
 lint: install
 	$(VENV)/bin/ruff check .

@@ -24,6 +24,7 @@ from arena.models import (
     LadderEntry,
     Leaderboard,
     Match,
+    MatchAttempt,
     MatchSeat,
     Rating,
     RatingChange,
@@ -182,7 +183,16 @@ class BotAdmin(ModelAdmin):
 
 @admin.register(Tournament)
 class TournamentAdmin(ModelAdmin):
-    list_display = ["name", "game", "format", "status", "progress", "players_per_match", "start_at"]
+    list_display = [
+        "name",
+        "game",
+        "format",
+        "status",
+        "progress",
+        "health",
+        "players_per_match",
+        "start_at",
+    ]
     list_filter = ["game", "status", "format"]
     search_fields = ["name"]
     filter_horizontal = ["bots"]
@@ -193,6 +203,7 @@ class TournamentAdmin(ModelAdmin):
         "started_at",
         "finished_at",
         "entrants",
+        "health",
         "rounds_shown",
         "bracket_shown",
     ]
@@ -221,6 +232,16 @@ class TournamentAdmin(ModelAdmin):
         if not change:
             obj.created_by = request.user
         super().save_model(request, obj, form, change)
+
+    @admin.display(description="health")
+    def health(self, tournament):
+        """ok, or degraded with why (failed matches, lapsed leases, re-played matches)."""
+        if not tournament.pk:
+            return "-"
+        from arena.services.attempts import tournament_health
+
+        shown = tournament_health(tournament)
+        return shown["status"] + (f": {shown['reason']}" if shown["reason"] else "")
 
     @admin.display(description="rounds")
     def rounds_shown(self, tournament):
@@ -332,6 +353,19 @@ class MatchSeatInline(admin.TabularInline):
         return False
 
 
+class MatchAttemptInline(admin.TabularInline):
+    """Every claim that ended: the organiser sees why a match was played again."""
+
+    model = MatchAttempt
+    fields = ["worker", "started_at", "ended_at", "outcome", "detail"]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
 @admin.register(Match)
 class MatchAdmin(ModelAdmin):
     list_display = [
@@ -343,11 +377,42 @@ class MatchAdmin(ModelAdmin):
         "status",
         "result_summary",
         "rated",
+        "attempts",
+        "requeues",
+        "problem",
         "replay",
     ]
     list_filter = ["game", "purpose", "status", "rated"]
     search_fields = ["id", "seats__bot__name"]
-    inlines = [MatchSeatInline]
+    inlines = [MatchSeatInline, MatchAttemptInline]
+    actions = ["requeue_failed"]
+
+    @admin.display(description="error / last infrastructure fault")
+    def problem(self, match):
+        return (match.error or match.last_infra_error or "-")[:120]
+
+    @admin.action(description="Re-queue the selected failed matches")
+    def requeue_failed(self, request, queryset):
+        from django.db import transaction
+
+        from arena.models.tournaments import load_enqueue
+        from arena.services.attempts import requeue_failed
+
+        enqueue = load_enqueue()
+        done = 0
+        for match in queryset.filter(status=Match.Status.FAILED):
+            if requeue_failed(match):
+                transaction.on_commit(
+                    lambda m=match: enqueue(m.pk, m.purpose)  # type: ignore[misc]
+                )
+                done += 1
+        skipped = queryset.count() - done
+        self.message_user(
+            request,
+            f"re-queued {done} failed matches"
+            + (f"; {skipped} were not failed and are unchanged" if skipped else ""),
+        )
+
     exclude = ["record"]
     readonly_fields = [f.name for f in Match._meta.fields if f.name not in {"record"}] + ["replay"]
     list_select_related = ["tournament"]

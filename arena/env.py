@@ -146,3 +146,23 @@ def parse_database_url(url: str, base_dir: Path) -> dict[str, Any]:
     raise ImproperlyConfigured(
         f"DATABASE_URL must start with postgres:// or sqlite:///, not {url.split(':', 1)[0]!r}"
     )
+
+
+_RATE_PERIODS = {"s": 1, "sec": 1, "second": 1, "m": 60, "min": 60, "minute": 60, "h": 3600}
+_RATE_PERIODS.update({"hour": 3600, "d": 86400, "day": 86400})
+
+
+def env_rate(name: str, default: str | None) -> str | None:
+    """A DRF throttle rate such as `60/min` (`N/s`, `/min`, `/hour`, `/day`); `off` disables it."""
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    value = raw.strip().lower()
+    if value in {"", "off", "none"}:
+        return None
+    count, _, period = value.partition("/")
+    if not count.isascii() or not count.isdigit() or int(count) < 1 or period not in _RATE_PERIODS:
+        raise ImproperlyConfigured(
+            f"{name} must be a rate like 60/min (periods: s, min, hour, day) or off, not {raw!r}"
+        )
+    return f"{int(count)}/{period}"

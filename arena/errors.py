@@ -52,3 +52,22 @@ class Unavailable(ArenaError):
 
     status = 503
     code = "unavailable"
+
+
+class QuotaExceeded(ArenaError):
+    """The user reached a quota from settings (bots per user, versions per bot per day).
+
+    403 when waiting does not help (too many bots); 429 with `Retry-After` when the quota is
+    over a time window, so a client knows when it may try again.
+    """
+
+    status = 403
+    code = "quota_exceeded"
+
+    def __init__(
+        self, message: str, *, field: str | None = None, retry_after: int | None = None
+    ) -> None:
+        super().__init__(message, field=field)
+        self.retry_after = retry_after
+        if retry_after is not None:
+            self.status = 429

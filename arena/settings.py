@@ -16,6 +16,7 @@ from arena.env import (
     env_float,
     env_int,
     env_list,
+    env_rate,
     env_str,
     parse_database_url,
 )
@@ -156,12 +157,42 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": env_int("API_PAGE_SIZE", 50, minimum=1),
     "DEFAULT_SCHEMA_CLASS": "arena.api.schema.ArenaAutoSchema",
     "EXCEPTION_HANDLER": "arena.api.errors.exception_handler",
+    # Per user (by id) and per anonymous client (by address); rates in ARENA_THROTTLE_RATES
+    # below, read at each request (arena/api/throttling.py). A throttled request is a 429
+    # with Retry-After.
+    "DEFAULT_THROTTLE_CLASSES": [
+        "arena.api.throttling.AnonThrottle",
+        "arena.api.throttling.UserThrottle",
+    ],
+    "NUM_PROXIES": env_int("API_NUM_PROXIES", 0, minimum=0),
     "DEFAULT_PARSER_CLASSES": [
         "arena.api.parsers.JSONParser",
         "rest_framework.parsers.MultiPartParser",
         "rest_framework.parsers.FormParser",
     ],
 }
+
+# Throttle rates ("N/s|min|hour|day", or off). Uploads have their own, tighter scope: each
+# costs a smoke match on a worker.
+ARENA_THROTTLE_RATES = {
+    "anon": env_rate("API_THROTTLE_ANON", "120/min"),
+    "user": env_rate("API_THROTTLE_USER", "600/min"),
+    "uploads": env_rate("API_THROTTLE_UPLOADS", "30/hour"),
+}
+# The throttles' counters: shared by every web process when CACHE_URL names a Redis
+# (redis://host:port/db), per process otherwise.
+_cache_url = env_str("CACHE_URL", "")
+if _cache_url.startswith(("redis://", "rediss://")):
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": _cache_url,
+        }
+    }
+elif _cache_url:
+    raise ImproperlyConfigured(f"CACHE_URL must be a redis:// URL or empty, not {_cache_url!r}")
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Moon Arena API",
@@ -200,7 +231,17 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
 else:
     # Take from the queues in the order the worker lists them (workers/routing.py), not
     # round robin: ladder matches only run when nothing more urgent is waiting.
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"queue_order_strategy": "priority"}
+    # visibility_timeout: a message taken but not acknowledged (acks late: until its task
+    # ends) comes back after this long. Recovery never waits for it (leases do that, in
+    # seconds); it only bounds how long a dead node's messages linger, and a copy that
+    # comes back while its match still plays finds the claim held and does nothing.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "queue_order_strategy": "priority",
+        "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 300, minimum=10),
+        "socket_timeout": 10,
+        "socket_connect_timeout": 5,
+        "retry_on_timeout": True,
+    }
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 
@@ -212,6 +253,11 @@ ARENA_PIN_MATCH_CPU = env_bool("ARENA_PIN_MATCH_CPU", True)
 # Dotted paths loaded with import_string, so arena never imports workers statically.
 # smoke_test(game, source, filename) -> None when fine, or a reason string; "" skips the check.
 ARENA_SMOKE_TEST = env_str("ARENA_SMOKE_TEST", "workers.smoke.smoke_test")
+# enqueue_validation(version_id) sends a version's smoke match to the validation queue.
+ARENA_ENQUEUE_VALIDATION = env_str("ARENA_ENQUEUE_VALIDATION", "workers.tasks.enqueue_validation")
+# Quotas: bots a user may own, versions of one bot in any 24 hours (MAX_BOT_BYTES: size).
+ARENA_MAX_BOTS_PER_USER = env_int("ARENA_MAX_BOTS_PER_USER", 20, minimum=1)
+ARENA_MAX_VERSIONS_PER_BOT_PER_DAY = env_int("ARENA_MAX_VERSIONS_PER_BOT_PER_DAY", 20, minimum=1)
 # enqueue_match(match_id, purpose) puts one match on its purpose's queue (workers/routing.py);
 # called on commit by tournament.start() and the ladder scheduler.
 ARENA_ENQUEUE_MATCH = env_str("ARENA_ENQUEUE_MATCH", "workers.tasks.enqueue_match")
@@ -223,12 +269,19 @@ ARENA_SET_MAX_MATCHES = env_int("ARENA_SET_MAX_MATCHES", 16, minimum=1)
 # check_limits(dict) raises ValueError with a readable message for limits a worker would refuse.
 ARENA_LIMITS_CHECK = env_str("ARENA_LIMITS_CHECK", "workers.limits.Limits.from_dict")
 MAX_BOT_BYTES = env_int("MAX_BOT_BYTES", 256 * 1024, minimum=1024)
-# How long a claimed match may stay `running` before the reaper may requeue it.
-ARENA_MATCH_DEADLINE_SECONDS = env_float("ARENA_MATCH_DEADLINE_SECONDS", 900.0, minimum=1.0)
-ARENA_MAX_ATTEMPTS = env_int("ARENA_MAX_ATTEMPTS", 3, minimum=1)
-# How often beat runs the reaper: a lost worker host's matches wait at most the deadline
-# above plus this before they are sent again.
-ARENA_REAPER_INTERVAL_SECONDS = env_float("ARENA_REAPER_INTERVAL_SECONDS", 60.0, minimum=0.5)
+# A claim is a lease this long, renewed by the worker every third of it while the match
+# plays (workers/lease.py); a lapsed lease is re-queued by the reaper within its period.
+ARENA_LEASE_SECONDS = env_float("ARENA_LEASE_SECONDS", 10.0, minimum=1.0)
+ARENA_REAPER_SECONDS = env_float("ARENA_REAPER_SECONDS", 2.0, minimum=0.1)
+# How often the reaper reads the broker for queued matches whose message was lost.
+ARENA_ORPHAN_SCAN_SECONDS = env_float("ARENA_ORPHAN_SCAN_SECONDS", 10.0, minimum=0.1)
+# Claims of one match before it fails (each lapse, infrastructure fault or crash is one).
+ARENA_MAX_ATTEMPTS = env_int("ARENA_MAX_ATTEMPTS", 6, minimum=1)
+# Infrastructure faults (database, broker, sandbox) are retried with exponential backoff
+# capped at ARENA_RETRY_CAP_SECONDS, for ARENA_RETRY_TOTAL_SECONDS in all; a played result
+# waits as long for the database before it is given up (and the match played again).
+ARENA_RETRY_CAP_SECONDS = env_float("ARENA_RETRY_CAP_SECONDS", 15.0, minimum=0.1)
+ARENA_RETRY_TOTAL_SECONDS = env_float("ARENA_RETRY_TOTAL_SECONDS", 600.0, minimum=1.0)
 # /api/health/ (arena/services/health.py): live_workers(timeout) -> the number of workers that
 # answered a ping; the endpoint answers 503 when fewer than ARENA_HEALTH_MIN_WORKERS answer
 # (0: a web node stays in its load balancer while every worker host is away).

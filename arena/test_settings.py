@@ -23,3 +23,10 @@ STORAGES = {
 # Nothing is collected in tests: WhiteNoise finds files in the apps' folders when asked.
 WHITENOISE_AUTOREFRESH = True
 WHITENOISE_USE_FINDERS = True
+# Rate limits bite only in the throttling tests, which set their own rates.
+ARENA_THROTTLE_RATES = {"anon": None, "user": None, "uploads": None}
+
+# In-process task tests run inside a test transaction that another connection cannot see:
+# a lease renewed from the heartbeat's own connection would wait on the test's row locks.
+# Tests of leases set their own length (and real workers get theirs in their environment).
+ARENA_LEASE_SECONDS = 3600.0

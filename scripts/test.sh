@@ -26,4 +26,5 @@ echo "== types (mypy --strict on engine/ and bots/sdk/)"
 
 echo "== tests"
 workers=${PYTEST_WORKERS:-$(nproc)}
-"$VENV/bin/pytest" -n "$workers" -q "$@"
+# Long fault scenarios (@pytest.mark.long) only with `make test-all` / `make test-faults`.
+"$VENV/bin/pytest" -n "$workers" -q -m "${PYTEST_MARKERS-not long}" "$@"

@@ -3,9 +3,12 @@
 Configuration comes from Django settings (the CELERY_* names in arena/settings.py).
 Matches are long tasks whose result is committed once by the task itself, so the
 app acknowledges a message only after the task ran (`acks_late`), takes one message
-at a time per process (prefetch 1), and gives a message back to the queue when the
-process running it dies (`reject_on_worker_lost`): a lost worker never loses a
-match, and a redelivered match is harmless because the task claims it first.
+at a time per process (prefetch 1: a message held by a busy process would wait behind
+its match), and gives a message back to the queue when the process running it dies
+(`reject_on_worker_lost`): the redelivered task takes the match over once its lease
+has lapsed, or finds it held and leaves it to the reaper, which re-queues a lapsed
+lease within seconds (workers/lease.py, workers/reaper.py). Redis's visibility timeout
+(arena/settings.py) is not on the recovery path.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ import logging
 import os
 
 from celery import Celery
-from celery.signals import task_prerun, worker_init, worker_process_init, worker_ready
+from celery.signals import beat_init, task_prerun, worker_init, worker_process_init, worker_ready
 
 from workers import routing
 
@@ -41,6 +44,15 @@ app.conf.update(
     # One line per task in the worker's log is enough; matches log their own summary.
     worker_hijack_root_logger=False,
     broker_connection_retry_on_startup=True,
+    # Through a broker outage a worker reconnects for ever; a send retries for ~10 s, and
+    # a match whose message was lost anyway is re-sent by the reaper (workers/reaper.py).
+    broker_connection_max_retries=None,
+    task_publish_retry_policy={
+        "max_retries": 5,
+        "interval_start": 0.5,
+        "interval_step": 1.0,
+        "interval_max": 3.0,
+    },
     # A worker process that ran many matches is recycled, so a slow leak in a game
     # or in the referee never grows without bound.
     worker_max_tasks_per_child=500,
@@ -52,10 +64,6 @@ app.conf.update(
 # tasks; `_recycle_stale_connection` below applies Django's own rules instead.
 app.conf.update(CELERY_DB_REUSE_MAX=app.conf.worker_max_tasks_per_child)
 app.conf.beat_schedule = {
-    "reap-stuck-matches": {
-        "task": "workers.tasks.reap_stuck_matches",
-        "schedule": float(os.environ.get("ARENA_REAPER_INTERVAL_SECONDS", "60")),
-    },
     "start-due-tournaments": {
         "task": "workers.tasks.start_due_tournaments",
         "schedule": 30.0,
@@ -71,6 +79,17 @@ app.conf.beat_schedule = {
 }
 
 
+@beat_init.connect
+def _start_reaper(**kwargs: object) -> None:
+    """The reaper runs inside beat (workers/reaper.py): never behind the match backlog."""
+    import django
+
+    django.setup()  # beat does not set Django up; the reaper needs the models
+    from workers.reaper import start_in_beat
+
+    start_in_beat(**kwargs)
+
+
 @worker_init.connect
 def _import_games(**_: object) -> None:
     """Import every game once in the main process, so forked pool processes share it.
@@ -80,6 +99,30 @@ def _import_games(**_: object) -> None:
     import engine
 
     engine.game_names()
+
+
+@worker_ready.connect
+def _sweep_scratch(**_: object) -> None:
+    """Remove match folders a killed process left in /dev/shm, now and periodically.
+
+    Every node sweeps its own host (a beat task would reach one node only), on a daemon
+    thread of the main process, which plays no match.
+    """
+    import threading
+
+    from workers.scratch import sweep
+
+    period = float(os.environ.get("ARENA_SCRATCH_SWEEP_SECONDS", "300"))
+
+    def loop() -> None:
+        while True:
+            try:
+                sweep()
+            except Exception:
+                logging.getLogger(__name__).exception("sweeping stale match folders failed")
+            threading.Event().wait(period)
+
+    threading.Thread(target=loop, name="arena-scratch-sweep", daemon=True).start()
 
 
 @task_prerun.connect

@@ -8,6 +8,8 @@ long set plays (`extend_claims`) is one statement.
 
 from __future__ import annotations
 
+import os
+import socket
 import uuid
 from datetime import timedelta
 from typing import Any
@@ -33,6 +35,9 @@ _MATCH_COLUMNS = rows.columns(
         "seed",
         "status",
         "attempts",
+        "claim_token",
+        "claimed_by",
+        "claimed_at",
     ],
 )
 _SEAT_COLUMNS = rows.columns(MatchSeat, ["id", "match_id", "seat", "bot_id", "bot_version_id"])
@@ -45,18 +50,24 @@ _READ_SQL = (
     " LEFT JOIN arena_botversion v ON v.id = s.bot_version_id"
     " WHERE m.id {ids} ORDER BY m.id, s.seat"
 )
-# The claim: one conditional UPDATE that returns each claimed match's new attempt count
-# (a match not queued is not returned).
+# The claim: one conditional UPDATE that returns each claimed match's new attempt count.
+# A match is claimable when queued, or running under a lease that has lapsed (its worker
+# died or froze): a redelivered or retried task then takes it over at once.
 _CLAIM_SQL = (
     "UPDATE arena_match SET status = %s, claim_token = %s, claimed_at = %s, deadline_at = %s,"
-    " attempts = attempts + 1{commit_mode} WHERE id {ids} AND status = %s RETURNING id, attempts"
+    " claimed_by = %s, attempts = attempts + 1{commit_mode} WHERE id {ids}"
+    " AND (status = %s OR (status = %s AND deadline_at < %s)) RETURNING id, attempts"
 )
 # On PostgreSQL the claim's transaction does not wait for the disk: set_config(..., true)
 # is SET LOCAL, for that transaction alone, read when it commits.
 _UNFLUSHED = " FROM (SELECT set_config('synchronous_commit', 'off', true)) AS claim_commit"
-_EXTEND_SQL = "UPDATE arena_match SET deadline_at = %s WHERE id = %s AND claim_token = %s"
 
 Claim = tuple[Match | None, list[MatchSeat], bool]
+
+
+def worker_name() -> str:
+    """Who holds a claim: host and pool process id, as the organiser sees it on attempts."""
+    return f"{socket.gethostname()}:{os.getpid()}"
 
 
 def read_and_claim(match_id: int) -> Claim:
@@ -75,16 +86,18 @@ def read_and_claim_set(match_ids: list[int]) -> list[Claim]:
     trip, and the claim commits without waiting for the disk. Losing the claim
     in a database crash is harmless: the result's commit, which does wait, also makes
     every earlier commit durable (the log is sequential); without a result the match
-    is back in `queued` and the reaper re-sends it. The read runs first, so it sees the
-    matches as they were before the claim, and the claim's condition (still queued) makes
-    a second delivery find them taken. The deadline starts at the configured one; a match
-    whose own limit needs longer gets it by one more statement (rare), and a long set
-    keeps its claims alive as it plays (`extend_claims`).
+    lease lapses and the reaper re-queues it. The read runs first, so it sees the
+    matches as they were before the claim (and who held them), and the claim's condition
+    makes a second delivery find them taken. The claim is a lease (ARENA_LEASE_SECONDS)
+    renewed while the set plays (workers/lease.py, and `extend_claims` between rounds); a
+    match running under a lapsed lease is taken over, the lapsed claim kept as an attempt.
     """
+    from arena.models import MatchAttempt
+    from arena.services import attempts
+
     now = timezone.now()
     token = uuid.uuid4()
-    configured = float(settings.ARENA_MATCH_DEADLINE_SECONDS)
-    deadline = now + timedelta(seconds=configured)
+    deadline = now + timedelta(seconds=float(settings.ARENA_LEASE_SECONDS))
     # PostgreSQL: both statements in one round trip, the claim's commit not waiting for disk.
     together = connection.vendor == "postgresql"
     commit_mode = _UNFLUSHED if together else ""
@@ -100,10 +113,13 @@ def read_and_claim_set(match_ids: list[int]) -> list[Claim]:
                 "claim_token": token,
                 "claimed_at": now,
                 "deadline_at": deadline,
+                "claimed_by": worker_name(),
             }
         ),
         *id_values,
         Match.Status.QUEUED,
+        Match.Status.RUNNING,
+        _db_values({"deadline_at": now})[0],
     ]
     with rows.pipelined(), rows.prepared_cursor() as reading, rows.prepared_cursor() as claiming:
         reading.execute(_READ_SQL.format(ids=id_sql), id_values)
@@ -122,18 +138,18 @@ def read_and_claim_set(match_ids: list[int]) -> list[Claim]:
         if match is None or match_id not in returned:
             claims.append((match, seats, False))
             continue
+        if match.status == Match.Status.RUNNING:
+            attempts.log_attempt(
+                match,
+                MatchAttempt.Outcome.LAPSED,
+                f"the lease of {match.claimed_by or 'its worker'} lapsed; taken over by "
+                f"{worker_name()}",
+                ended_at=now,
+            )
         match.status, match.claim_token = Match.Status.RUNNING, token
         match.claimed_at, match.deadline_at = now, deadline
+        match.claimed_by = worker_name()
         match.attempts = returned[match_id]
-        if match.deadline_seconds() > configured:
-            match.deadline_at = now + timedelta(seconds=match.deadline_seconds())
-            with rows.prepared_cursor() as cursor:
-                cursor.execute(
-                    _EXTEND_SQL,
-                    _db_values(
-                        {"deadline_at": match.deadline_at, "id": match.pk, "claim_token": token}
-                    ),
-                )
         claims.append((match, seats, True))
     return claims
 

@@ -48,6 +48,8 @@ MAINTENANCE_TASKS = (
     "workers.tasks.start_due_tournaments",
     "workers.tasks.schedule_ladders",
 )
+# Upload smoke matches (a bot version's validation).
+VALIDATION_TASKS = ("workers.tasks.validate_version",)
 
 
 def prefix() -> str:
@@ -82,14 +84,18 @@ def task_queues() -> list[Queue]:
 
 
 def task_routes() -> dict[str, dict[str, str]]:
-    return {task: {"queue": queue_name(MAINTENANCE)} for task in MAINTENANCE_TASKS}
+    routes = {task: {"queue": queue_name(MAINTENANCE)} for task in MAINTENANCE_TASKS}
+    routes.update({task: {"queue": queue_name(VALIDATION)} for task in VALIDATION_TASKS})
+    return routes
 
 
 def route_task(name: str, args: object, kwargs: object, options: dict, task=None, **_: object):
-    """Celery router: maintenance tasks to their queue, a match without one to tournament.
+    """Celery router: maintenance and validation tasks to theirs, a match without one to tournament.
 
     A queue given when sending (`apply_async(queue=...)`, as `enqueue_match` does) wins.
     """
     if name in MAINTENANCE_TASKS:
         return {"queue": queue_name(MAINTENANCE)}
+    if name in VALIDATION_TASKS:
+        return {"queue": queue_name(VALIDATION)}
     return {"queue": queue_name(TOURNAMENT)}

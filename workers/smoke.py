@@ -22,6 +22,7 @@ from workers.limits import Limits
 from workers.players import ProcessPlayer
 from workers.referee import play_match
 from workers.sandbox import BubblewrapLauncher, SandboxUnavailable
+from workers.scratch import folder_prefix, scratch_dir
 
 SMOKE_LIMITS = Limits(
     move_seconds=1.0,
@@ -82,7 +83,7 @@ def smoke_test(
     launcher = launcher or _default_launcher()
     limits = limits or SMOKE_LIMITS
     launcher.check(limits)
-    folder = tempfile.mkdtemp(prefix="arena-smoke-")
+    folder = tempfile.mkdtemp(prefix=folder_prefix("smoke"), dir=scratch_dir())
     try:
         path = Path(folder) / _safe_filename(filename)
         with open(path, "wb") as handle:

@@ -21,28 +21,25 @@ matches is in workers/claims.py.
 from __future__ import annotations
 
 import contextlib
-import functools
+import itertools
 import json
 import logging
-import os
 import tempfile
 import time
 import traceback
 import uuid
 from collections.abc import Callable
-from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.db import DatabaseError, close_old_connections
-from django.utils import timezone
+from django.db import DatabaseError, close_old_connections, connection
 
 import engine
-from arena.models import Match, MatchSeat, MatchSet
-from arena.services import skills
-from arena.services.challenges import advance_stalled_challenges
+from arena.models import Match, MatchAttempt, MatchSeat, MatchSet
+from arena.services import attempts, skills
 from arena.services.results import (
+    Recorded,
     after_failure,
     record_failure,
     record_result,
@@ -54,12 +51,13 @@ from workers.claims import (
     extend_claims,
     read_and_claim,  # noqa: F401  (the one-match claim, kept here)
     read_and_claim_set,
-    release,
 )
 from workers.launchers import Launcher, get_launcher
+from workers.lease import Lease
 from workers.limits import Limits, LimitsError
 from workers.players import BotProcess
 from workers.referee import MatchOutcome, SetMatch, play_set
+from workers.scratch import folder_prefix, scratch_dir
 
 log = logging.getLogger(__name__)
 
@@ -113,20 +111,6 @@ def _bot_file(folder: Path, seat: MatchSeat) -> Path:
     return path
 
 
-@functools.cache
-def _scratch() -> str | None:
-    """Where each match writes its bots' files: memory (/dev/shm) where it is writable.
-
-    The launcher hands each file to its sandbox read-only, so the folder only lives as
-    long as the match. Making and removing it cost ~0.45 ms per match on this machine's
-    disk and ~0.1 ms in memory. None: the system's temp dir.
-    """
-    shared_memory = "/dev/shm"
-    if os.path.isdir(shared_memory) and os.access(shared_memory, os.W_OK | os.X_OK):
-        return shared_memory
-    return None
-
-
 def _close_quietly(bots: list[BotProcess]) -> None:
     for bot in bots:
         with contextlib.suppress(Exception):
@@ -169,8 +153,8 @@ def play_claimed_set(
             placed.append(process_of.setdefault((seat.bot_version_id, nth), len(process_of)))
         specs.append(SetMatch(key=match.pk, seed=match.seed, seats=placed, options=match.options))
     bots: list[BotProcess] = []
-    prefix = f"arena-set-{first.pk}-"
-    with tempfile.TemporaryDirectory(prefix=prefix, dir=_scratch()) as folder:
+    prefix = f"{folder_prefix('set')}{first.pk}-"
+    with tempfile.TemporaryDirectory(prefix=prefix, dir=scratch_dir()) as folder:
         try:
             versions = {s.bot_version_id: s for _, seats in claimed for s in seats}
             for version_id, _ in process_of:  # in the order of their indexes
@@ -235,6 +219,21 @@ def execute_set(match_ids: list[int]) -> list[str]:
         groups.setdefault(key, []).append((match, seats))
         limits_of[key] = limits
     pending = [match for group in groups.values() for match, _ in group]
+    if not pending:
+        return [verdict[int(match_id)] for match_id in match_ids]
+    # All of a set's claims share one token; the lease thread renews them while they play.
+    with Lease([m.pk for m in pending], pending[0].claim_token) as lease:
+        _play_groups(groups, limits_of, pending, verdict, lease)
+    return [verdict[int(match_id)] for match_id in match_ids]
+
+
+def _play_groups(
+    groups: dict[tuple[str, str], list[tuple[Match, list[MatchSeat]]]],
+    limits_of: dict[tuple[str, str], Limits],
+    pending: list[Match],
+    verdict: dict[int, str],
+    lease: Lease,
+) -> None:
     for key, group in groups.items():
         played = [match for match, _ in group]
         started = time.monotonic()
@@ -262,20 +261,31 @@ def execute_set(match_ids: list[int]) -> list[str]:
             log.exception("set of matches %s failed", [m.pk for m in played])
             continue
         seconds = time.monotonic() - started
+        unfit = lease.interrupted() or lease.lost()
+        if unfit:
+            # The worker was paused or lost its claim: whatever the clocks charged the bots
+            # meanwhile is not theirs. Played again, free.
+            for match in played:
+                verdict[match.pk] = _replay(match, match.claim_token, unfit)
+                pending.remove(match)
+            continue
         # In the set's order: ratings move exactly as if the matches were played one by one.
-        for match, outcome, done in _record_set(played, outcomes, pending):
+        for match, outcome, done in _record_set(played, outcomes, pending, lease):
             verdict[match.pk] = done or _record(match, outcome, pending, seconds)
-    return [verdict[int(match_id)] for match_id in match_ids]
+            lease.done_with(match.pk)
 
 
 def _record_set(
-    played: list[Match], outcomes: list[MatchOutcome], pending: list[Match]
+    played: list[Match], outcomes: list[MatchOutcome], pending: list[Match], lease: Lease
 ) -> list[tuple[Match, MatchOutcome, str | None]]:
-    """Record a set's results in one transaction; None for each match to record alone."""
+    """Record a set's results in one transaction; None for each match to record alone.
+
+    Through a database outage the played results are kept and the write retried (with
+    the lease still renewed) for up to the retry budget: see `_when_database_is_back`.
+    """
+    items = [(m.pk, m.claim_token, o) for m, o in zip(played, outcomes, strict=True)]
     try:
-        done = record_results(
-            [(m.pk, m.claim_token, o) for m, o in zip(played, outcomes, strict=True)]
-        )
+        done = _when_database_is_back(lambda: record_results(items), lease, played[0].pk)
     except DatabaseError:
         _give_back(pending)
         raise
@@ -284,6 +294,7 @@ def _record_set(
         return [(m, o, None) for m, o in zip(played, outcomes, strict=True)]
     for match, outcome, recorded in zip(played, outcomes, done, strict=True):
         pending.remove(match)
+        _log_recorded(match, recorded)
         if recorded.recorded and match.challenge_id is None:
             _try_request_refit(match.game)
         log.info(
@@ -294,10 +305,22 @@ def _record_set(
             outcome.ranks,
             f", forfeits {outcome.forfeits}" if outcome.forfeits else "",
         )
-    return [
-        (m, o, "recorded" if r.recorded else "duplicate")
-        for m, o, r in zip(played, outcomes, done, strict=True)
-    ]
+    return [(m, o, _said(r)) for m, o, r in zip(played, outcomes, done, strict=True)]
+
+
+def _said(done: Recorded) -> str:
+    if done.stale_claim:
+        return "discarded"
+    return "recorded" if done.recorded else "duplicate"
+
+
+def _log_recorded(match: Match, done: Recorded) -> None:
+    if done.stale_claim:
+        attempts.log_attempt(
+            match, MatchAttempt.Outcome.DISCARDED, "a result from a claim that had lapsed"
+        )
+    elif done.recorded:
+        attempts.log_attempt(match, MatchAttempt.Outcome.RECORDED)
 
 
 def _record(match: Match, outcome: MatchOutcome, pending: list[Match], seconds: float) -> str:
@@ -311,6 +334,7 @@ def _record(match: Match, outcome: MatchOutcome, pending: list[Match], seconds: 
         log.exception("match %s: result not recorded", match.pk)
         return _fail(match, _describe(exc, "the result could not be recorded"))
     pending.remove(match)
+    _log_recorded(match, done)
     if done.recorded and match.challenge_id is None:
         _try_request_refit(match.game)
     log.info(
@@ -322,7 +346,7 @@ def _record(match: Match, outcome: MatchOutcome, pending: list[Match], seconds: 
         outcome.ranks,
         f", forfeits {outcome.forfeits}" if outcome.forfeits else "",
     )
-    return "recorded" if done.recorded else "duplicate"
+    return _said(done)
 
 
 def _try_request_refit(game: str) -> None:
@@ -336,13 +360,14 @@ def _try_request_refit(game: str) -> None:
 
 def _fail(match: Match, error: str) -> str:
     record_failure(match.pk, match.claim_token, error)
+    attempts.log_attempt(match, MatchAttempt.Outcome.FAILED, error)
     log.warning("match %s failed: %s", match.pk, error.splitlines()[0] if error else "")
     return "failed"
 
 
-def _give_back(matches: list[Match]) -> None:
+def _give_back(matches: list[Match], reason: str = "an infrastructure fault") -> None:
     for match in matches:
-        _release_or_give_up(match, match.claim_token)
+        _release_or_give_up(match, match.claim_token, reason)
 
 
 def _heartbeat(matches: list[Match]) -> Callable[[], None]:
@@ -357,30 +382,86 @@ def _describe(exc: BaseException, what: str) -> str:
     return f"{what}: {type(exc).__name__}: {exc}\n" + "".join(traceback.format_exception(exc)[-3:])
 
 
-def _release_or_give_up(match: Match, token: uuid.UUID | None) -> None:
+def _release_or_give_up(match: Match, token: uuid.UUID | None, reason: str) -> None:
     with contextlib.suppress(DatabaseError):
         if match.attempts >= settings.ARENA_MAX_ATTEMPTS:
-            if match.try_fail(f"gave up after {match.attempts} attempts", claim_token=token):
+            error = f"gave up after {match.attempts} attempts; the last: {reason}"
+            if match.try_fail(error, claim_token=token):
+                attempts.log_attempt(match, MatchAttempt.Outcome.INFRASTRUCTURE, reason)
                 after_failure(match)
         else:
-            release(match.pk, token)
+            attempts.release_for_replay(match, token, MatchAttempt.Outcome.INFRASTRUCTURE, reason)
+
+
+def _replay(match: Match, token: uuid.UUID | None, reason: str) -> str:
+    """Discard a result the worker cannot vouch for, and queue the match again, free."""
+    log.warning("match %s: result discarded, played again: %s", match.pk, reason)
+    outcome = MatchAttempt.Outcome.INTERRUPTED
+    if attempts.release_for_replay(match, token, outcome, reason):
+        enqueue_match(match.pk, match.purpose)
+        return "interrupted"
+    return "discarded"
+
+
+def _when_database_is_back(write: Callable[[], Any], lease: Lease, first_id: int) -> Any:
+    """`write()`, retried through a database outage for up to the retry budget.
+
+    The played results stay in memory and the lease thread keeps trying to renew the
+    claims; when the database is back they are still this worker's (the reaper waits a
+    lease after an outage) and the results are recorded once.
+    """
+    budget = time.monotonic() + float(settings.ARENA_RETRY_TOTAL_SECONDS)
+    for retry in itertools.count():
+        try:
+            return write()
+        except DatabaseError as exc:
+            if time.monotonic() > budget or lease.lost():
+                raise
+            wait = min(retry_delay(retry), max(0.0, budget - time.monotonic()))
+            log.warning("set of %s: results kept, database down, retry in %.1fs: %s",
+                        first_id, wait, exc)  # fmt: skip
+            connection.close()
+            time.sleep(wait)
+    raise AssertionError("unreachable")
+
+
+def retry_delay(retry: int) -> float:
+    """Exponential backoff from 1 s, capped at ARENA_RETRY_CAP_SECONDS."""
+    return min(float(settings.ARENA_RETRY_CAP_SECONDS), 2.0**retry)
+
+
+def retries_in_budget() -> int:
+    """How many retries fit in ARENA_RETRY_TOTAL_SECONDS of backoff."""
+    total, retries = 0.0, 0
+    while total < float(settings.ARENA_RETRY_TOTAL_SECONDS):
+        total += retry_delay(retries)
+        retries += 1
+    return retries
 
 
 # ----- tasks ---------------------------------------------------------------------------------
 
 
-@app.task(bind=True, name="workers.tasks.run_match", max_retries=MAX_RETRIES)
+def _retry(task: Any, what: str, exc: Exception) -> Exception:
+    # A dropped database connection must not poison the next attempt.
+    close_old_connections()
+    if task.request.retries >= retries_in_budget():
+        # The leases lapse (or the claims were given back): the reaper re-queues them.
+        log.error("%s: retry budget spent, left to the reaper: %s", what, exc)
+        return exc
+    log.warning("%s: infrastructure fault, retrying: %s", what, exc)
+    return task.retry(exc=exc, countdown=retry_delay(task.request.retries))
+
+
+@app.task(bind=True, name="workers.tasks.run_match", max_retries=None)
 def run_match(self: Any, match_id: int) -> str:
     try:
         return execute_match(match_id)
     except (InfrastructureFault, DatabaseError) as exc:
-        # A dropped database connection must not poison the next attempt.
-        close_old_connections()
-        log.warning("match %s: infrastructure fault, retrying: %s", match_id, exc)
-        raise self.retry(exc=exc, countdown=min(60, 2**self.request.retries)) from exc
+        raise _retry(self, f"match {match_id}", exc) from exc
 
 
-@app.task(bind=True, name="workers.tasks.run_set", max_retries=MAX_RETRIES)
+@app.task(bind=True, name="workers.tasks.run_set", max_retries=None)
 def run_set(self: Any, match_ids: list[int]) -> list[str]:
     """A set of matches between the same bot versions, one process per bot for the set.
 
@@ -388,9 +469,7 @@ def run_set(self: Any, match_ids: list[int]) -> list[str]:
     try:
         return execute_set(list(match_ids))
     except (InfrastructureFault, DatabaseError) as exc:
-        close_old_connections()
-        log.warning("set %s: infrastructure fault, retrying: %s", match_ids, exc)
-        raise self.retry(exc=exc, countdown=min(60, 2**self.request.retries)) from exc
+        raise _retry(self, f"set {match_ids}", exc) from exc
 
 
 def enqueue_match(match_id: int, purpose: str = Match.Purpose.TOURNAMENT) -> None:
@@ -433,48 +512,11 @@ def enqueue_set(set_id: int, purpose: str | None = None) -> None:
 
 
 @app.task(name="workers.tasks.reap_stuck_matches")
-def reap_stuck_matches() -> dict[str, int]:
-    """Requeue running matches past their deadline; fail those out of attempts.
+def reap_stuck_matches() -> dict[str, Any]:
+    """One reaper sweep, by hand (beat runs the reaper itself: workers/reaper.py)."""
+    from workers.reaper import Reaper
 
-    It also re-sends queued matches whose message may have been lost (the broker was
-    down when they were enqueued): a queued match older than the claim deadline is
-    sent again at most once per deadline period, using `deadline_at` as the time of
-    the next re-send; a duplicate message costs one failed claim.
-    """
-    now = timezone.now()
-    counts = {"requeued": 0, "failed": 0, "resent": 0}
-    period = timedelta(seconds=settings.ARENA_MATCH_DEADLINE_SECONDS)
-    # Listed before requeueing, so a match requeued below is not also re-sent.
-    orphans = list(
-        Match.objects.filter(status=Match.Status.QUEUED, created_at__lt=now - period)
-        .exclude(deadline_at__gte=now)
-        .order_by("id")[:REAP_BATCH]
-    )
-    for match in Match.objects.stuck(now).order_by("id")[:REAP_BATCH]:
-        if match.attempts >= settings.ARENA_MAX_ATTEMPTS:
-            if match.try_fail(f"gave up after {match.attempts} attempts (worker lost)"):
-                after_failure(match)
-                counts["failed"] += 1
-        elif match.try_requeue(now):
-            if match.status == Match.Status.QUEUED:  # else held: its tournament is paused
-                enqueue_match(match.pk, match.purpose)
-            counts["requeued"] += 1
-    for match in orphans:
-        if match.attempts >= settings.ARENA_MAX_ATTEMPTS:
-            if match.try_fail(f"gave up after {match.attempts} attempts"):
-                after_failure(match)
-                counts["failed"] += 1
-            continue
-        marked = Match.objects.filter(pk=match.pk, status=Match.Status.QUEUED).update(
-            deadline_at=now + period
-        )
-        if marked:
-            enqueue_match(match.pk, match.purpose)
-            counts["resent"] += 1
-    counts["challenges"] = len(advance_stalled_challenges())
-    if any(counts.values()):
-        log.info("reaper: %s", counts)
-    return counts
+    return Reaper().sweep()
 
 
 @app.task(name="workers.tasks.refit_skills")
@@ -489,6 +531,25 @@ def refit_skills(game: str, force: bool = False) -> dict[str, Any]:
 def enqueue_refit(game: str, force: bool = False) -> None:
     """Put a refit on the queue; on demand it is forced (it runs even with few new results)."""
     refit_skills.delay(game, force)
+
+
+@app.task(bind=True, name="workers.tasks.validate_version", max_retries=MAX_RETRIES)
+def validate_version(self: Any, version_id: int) -> str:
+    """Play an uploaded version's smoke match in the sandbox; mark it ready or rejected."""
+    from arena.services.validation import validate_version as validate
+
+    try:
+        return validate(version_id)
+    except Exception as exc:
+        # The sandbox or the database, not the author's bot: the version stays pending.
+        close_old_connections()
+        log.warning("bot version %s: validation could not run, retrying: %s", version_id, exc)
+        raise self.retry(exc=exc, countdown=min(60, 2**self.request.retries)) from exc
+
+
+def enqueue_validation(version_id: int) -> None:
+    """Send a version's smoke match to the validation queue (after the upload commits)."""
+    validate_version.apply_async((version_id,), queue=routing.queue_name(routing.VALIDATION))
 
 
 @app.task(name="workers.tasks.start_due_tournaments")

@@ -1,4 +1,4 @@
-"""One exception handler: domain errors (arena.errors) become 400/403/404/409/503 answers.
+"""One exception handler: domain errors (arena.errors) become 400/403/404/409/429/503 answers.
 
 Engine set-up errors (unknown game, wrong player count, bad options) are bad input too, so
 they map to 400. Everything else goes through DRF's own handler.
@@ -18,7 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 import engine
-from arena.errors import ArenaError
+from arena.errors import ArenaError, QuotaExceeded
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
@@ -26,7 +26,10 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         body: dict[str, Any] = {"detail": exc.message, "code": exc.code}
         if exc.field:
             body = {exc.field: [exc.message], "detail": exc.message, "code": exc.code}
-        return Response(body, status=exc.status)
+        response = Response(body, status=exc.status)
+        if isinstance(exc, QuotaExceeded) and exc.retry_after is not None:
+            response["Retry-After"] = str(exc.retry_after)
+        return response
     if isinstance(exc, engine.UnknownGame | engine.InvalidSetup):
         return Response({"detail": str(exc), "code": "invalid"}, status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, OperationalError) and _cancelled(exc):

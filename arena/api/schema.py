@@ -50,6 +50,8 @@ ERROR_DESCRIPTIONS = {
     403: "The user may not do this.",
     404: "Nothing is found at this address (or the page is past the last one).",
     409: "The request clashes with the current state.",
+    429: "Too many requests (a rate limit, or a daily upload quota): Retry-After says when "
+    "to try again.",
     503: "A part of the system the request needs is unavailable.",
 }
 
@@ -98,6 +100,8 @@ class ArenaAutoSchema(AutoSchema):
                 codes.add(403)
         if any(p["in"] == "path" for p in parameters) or paging:
             codes.add(404)
+        if getattr(self.view, "throttle_classes", None):
+            codes.add(429)  # arena/api/throttling.py
         declared = getattr(self.view, "domain_errors", {})
         action = getattr(self.view, "action", None)
         for key in (action, f"{action} {self.method}"):

@@ -25,6 +25,7 @@ from arena.models import (
     Ladder,
     LadderEntry,
     Match,
+    MatchAttempt,
     MatchSeat,
     Rating,
     Tournament,
@@ -177,10 +178,33 @@ class GameSerializer(serializers.Serializer):
 
 
 class BotVersionSerializer(serializers.ModelSerializer):
+    validation_error = serializers.SerializerMethodField(
+        help_text="Why the smoke match refused the version; shown to the bot's owner only "
+        "(it may quote the bot's stderr), null for others"
+    )
+
     class Meta:
         model = BotVersion
         # id: what a challenge names as its candidate, baseline or opponents.
-        fields = ["id", "number", "filename", "sha256", "size", "created_at"]
+        fields = [
+            "id",
+            "number",
+            "filename",
+            "sha256",
+            "size",
+            "created_at",
+            "validation",
+            "validation_error",
+            "validated_at",
+        ]
+        read_only_fields = fields
+
+    def get_validation_error(self, version) -> str | None:
+        request = self.context.get("request")
+        user = getattr(request, "user", None)
+        if user is None or not user.is_authenticated or user.pk != version.bot.owner_id:
+            return None
+        return version.validation_error
 
 
 class RatingSummarySerializer(serializers.ModelSerializer):
@@ -224,7 +248,7 @@ class BotSerializer(serializers.ModelSerializer):
     @extend_schema_field(BotVersionSerializer(allow_null=True))
     def get_latest_version(self, bot):
         versions = list(bot.versions.all())  # prefetched by the view, newest first
-        return _VERSION.to_representation(versions[0]) if versions else None
+        return BotVersionSerializer(versions[0], context=self.context).data if versions else None
 
     def _ladder(self, bot):
         from arena.services.ladder import bot_status, running_ladders
@@ -521,14 +545,34 @@ class TieSerializer(serializers.Serializer):
     status = serializers.CharField(help_text="waiting, playing, decided, bye or not needed")
 
 
+class HealthSerializer(serializers.Serializer):
+    status = serializers.ChoiceField(choices=["ok", "degraded"])
+    reason = serializers.CharField(help_text="why it is degraded; empty when ok")
+    requeued = serializers.IntegerField(help_text="matches re-queued after a fault")
+    failed = serializers.IntegerField()
+
+
 class TournamentDetailSerializer(TournamentSerializer):
     standings = serializers.SerializerMethodField()
     rounds = serializers.SerializerMethodField()
     bracket = serializers.SerializerMethodField()
     champion = serializers.SerializerMethodField()
+    health = serializers.SerializerMethodField()
 
     class Meta(TournamentSerializer.Meta):
-        fields = TournamentSerializer.Meta.fields + ["standings", "rounds", "bracket", "champion"]
+        fields = TournamentSerializer.Meta.fields + [
+            "standings",
+            "rounds",
+            "bracket",
+            "champion",
+            "health",
+        ]
+
+    @extend_schema_field(HealthSerializer)
+    def get_health(self, tournament):
+        from arena.services.attempts import tournament_health
+
+        return tournament_health(tournament)
 
     @extend_schema_field(StandingSerializer(many=True))
     def get_standings(self, tournament):
@@ -601,11 +645,29 @@ class MatchSerializer(serializers.ModelSerializer):
             "seats",
             "created_at",
             "finished_at",
+            "error",
+            "requeues",
+            "last_infra_error",
         ]
+        extra_kwargs = {
+            "error": {"help_text": "why a failed match failed"},
+            "requeues": {"help_text": "times it was re-queued after an infrastructure fault"},
+            "last_infra_error": {"help_text": "the last infrastructure fault around it"},
+        }
+
+
+class AttemptSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = MatchAttempt
+        fields = ["worker", "started_at", "ended_at", "outcome", "detail"]
 
 
 class MatchDetailSerializer(MatchSerializer):
     seats = SeatDetailSerializer(many=True, read_only=True)
+    attempts = serializers.SerializerMethodField(
+        help_text="every claim of the match: the ended ones, then the one running now"
+    )
+    attempt_count = serializers.IntegerField(source="attempts", read_only=True)
     options = OptionsField(read_only=True)
     limits = LimitsField(read_only=True)
     result = serializers.SerializerMethodField()
@@ -620,11 +682,28 @@ class MatchDetailSerializer(MatchSerializer):
             "limits",
             "seed",
             "attempts",
+            "attempt_count",
             "decisions",
             "duration_seconds",
-            "error",
             "result",
         ]
+
+    @extend_schema_field(AttemptSerializer(many=True))
+    def get_attempts(self, match):
+        shown = AttemptSerializer(match.attempt_log.all(), many=True).data
+        if match.status == Match.Status.RUNNING:
+            shown.append(
+                {
+                    "worker": match.claimed_by,
+                    "started_at": serializers.DateTimeField().to_representation(match.claimed_at)
+                    if match.claimed_at
+                    else None,
+                    "ended_at": None,
+                    "outcome": "running",
+                    "detail": "",
+                }
+            )
+        return shown
 
 
 class MatchFilterSerializer(serializers.Serializer):

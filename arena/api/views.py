@@ -26,8 +26,26 @@ import engine
 from arena.api import serializers as s
 from arena.api.parsers import JSONParser
 from arena.api.permissions import IsOrganiser
-from arena.errors import Conflict, InvalidInput, InvalidUpload, NotAllowed, NotFound, Unavailable
-from arena.models import Bot, BotVersion, Challenge, Ladder, Match, MatchSeat, Rating, Tournament
+from arena.api.throttling import UploadThrottle
+from arena.errors import (
+    Conflict,
+    InvalidInput,
+    InvalidUpload,
+    NotAllowed,
+    NotFound,
+    QuotaExceeded,
+    Unavailable,
+)
+from arena.models import (
+    Bot,
+    BotVersion,
+    Challenge,
+    Ladder,
+    Match,
+    MatchSeat,
+    Rating,
+    Tournament,
+)
 from arena.services import bots as bot_service
 from arena.services import challenges as challenge_service
 from arena.services import control
@@ -129,9 +147,10 @@ class BotViewSet(
     http_method_names = ["get", "post", "patch", "head", "options"]
     # For the schema (arena/api/schema.py): errors the services raise beyond the usual ones.
     domain_errors = {
-        "create": (Conflict, Unavailable),  # the name is taken; the smoke test is missing
+        # The name is taken; the validation queue is missing; a quota is reached.
+        "create": (Conflict, Unavailable, QuotaExceeded),
         "partial_update": (Conflict,),
-        "versions POST": (Unavailable,),
+        "versions POST": (Unavailable, QuotaExceeded),
         "source": (NotAllowed,),  # a GET, yet only the owner may read the source
     }
     parser_classes = [MultiPartParser, FormParser, JSONParser]
@@ -176,6 +195,12 @@ class BotViewSet(
         }:
             return [permissions.AllowAny()]
         return [permissions.IsAuthenticated()]
+
+    def get_throttles(self):
+        throttles = super().get_throttles()
+        if self.action in {"create", "versions"}:
+            throttles.append(UploadThrottle())
+        return throttles
 
     def get_serializer_class(self):
         return {
@@ -238,14 +263,18 @@ class BotViewSet(
         bot = self.get_object()
         if request.method == "GET":
             versions = bot.versions.defer("source").order_by("number")
-            return Response(s.BotVersionSerializer(versions, many=True).data)
+            context = self.get_serializer_context()
+            return Response(s.BotVersionSerializer(versions, many=True, context=context).data)
         bot_service.require_owner(bot, request.user, "add a version to")
         form = s.VersionUploadSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         version = bot_service.add_version(
             bot, request.user, _read_upload(form.validated_data["file"])
         )
-        return Response(s.BotVersionSerializer(version).data, status=status.HTTP_201_CREATED)
+        return Response(
+            s.BotVersionSerializer(version, context=self.get_serializer_context()).data,
+            status=status.HTTP_201_CREATED,
+        )
 
     @extend_schema(
         summary="A bot's rating history in a game: Elo after each match, skill at each refit",
@@ -475,15 +504,19 @@ _MATCH_LIST_COLUMNS = [
     "rated",
     "created_at",
     "finished_at",
+    "error",
+    "requeues",
+    "last_infra_error",
 ]
 _MATCH_DETAIL_COLUMNS = _MATCH_LIST_COLUMNS + [
     "options",
     "limits",
     "seed",
     "attempts",
+    "claimed_by",
+    "claimed_at",
     "decisions",
     "duration_seconds",
-    "error",
     "result",
 ]
 _SEAT_COLUMNS = [
@@ -521,6 +554,8 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
         queryset = Match.objects.only(
             *(_MATCH_DETAIL_COLUMNS if detail else _MATCH_LIST_COLUMNS)
         ).prefetch_related(Prefetch("seats", queryset=seats.order_by("seat")))
+        if self.action == "retrieve":
+            queryset = queryset.prefetch_related("attempt_log")
         if self.action == "list":
             wanted = query_filters(self.request, s.MatchFilterSerializer)
             if "tournament" in wanted:

@@ -3,7 +3,7 @@
 from arena.models.bots import Bot, BotVersion
 from arena.models.challenges import Challenge
 from arena.models.ladder import Ladder, LadderEntry
-from arena.models.matches import Match, MatchSeat
+from arena.models.matches import Match, MatchAttempt, MatchSeat
 from arena.models.ratings import GameRating, Leaderboard, Rating, RatingChange
 from arena.models.rounds import TournamentRound
 from arena.models.sets import MatchSet
@@ -19,6 +19,7 @@ __all__ = [
     "LadderEntry",
     "Leaderboard",
     "Match",
+    "MatchAttempt",
     "MatchSeat",
     "MatchSet",
     "Rating",

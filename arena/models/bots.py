@@ -2,6 +2,10 @@
 
 A bot is an author's strategy for one game; its rating continues across versions. Each
 version keeps the uploaded bytes (a .py file or a zip with bot.py) and their SHA-256.
+
+An uploaded version starts `pending`: a worker on the validation queue plays its smoke match
+(arena/services/validation.py) and marks it `ready` or `rejected` with the reason. Only a
+ready version plays in tournaments and on the ladder (`Bot.latest_ready_version`).
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ import hashlib
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models, transaction
+from django.utils import timezone
 
 import engine
 from arena.errors import Conflict
@@ -46,11 +51,19 @@ class Bot(models.Model):
     def latest_version(self) -> BotVersion | None:
         return self.versions.order_by("-number").first()
 
-    def add_version(self, source: bytes, filename: str) -> BotVersion:
+    def latest_ready_version(self) -> BotVersion | None:
+        """The newest version that passed validation: the one that plays."""
+        return (
+            self.versions.filter(validation=BotVersion.Validation.READY).order_by("-number").first()
+        )
+
+    def add_version(self, source: bytes, filename: str, *, validation: str = "ready") -> BotVersion:
         """Store a new immutable version numbered after the last one.
 
         The bot row is locked so two uploads at once get distinct numbers. Checking the
-        source (size, Python, smoke match) is the caller's job: see arena/services/bots.py.
+        source (size, Python, smoke match) is the caller's job: see arena/services/bots.py,
+        which stores an author's upload `pending`; trusted callers (the reference bots, the
+        benchmark) store theirs ready.
         """
         with transaction.atomic():
             Bot.objects.select_for_update().filter(pk=self.pk).first()
@@ -62,6 +75,10 @@ class Bot(models.Model):
                 filename=filename,
                 sha256=hashlib.sha256(source).hexdigest(),
                 size=len(source),
+                validation=validation,
+                validated_at=None
+                if validation == BotVersion.Validation.PENDING
+                else timezone.now(),
             )
 
     def rename(self, name: str) -> None:
@@ -78,7 +95,12 @@ class Bot(models.Model):
 
 
 class BotVersion(models.Model):
-    """One uploaded file of a bot. Never changed after it is created."""
+    """One uploaded file of a bot. Its source never changes after it is created."""
+
+    class Validation(models.TextChoices):
+        PENDING = "pending"
+        READY = "ready"
+        REJECTED = "rejected"
 
     bot = models.ForeignKey(Bot, on_delete=models.CASCADE, related_name="versions")
     number = models.PositiveIntegerField()
@@ -87,6 +109,12 @@ class BotVersion(models.Model):
     sha256 = models.CharField(max_length=64)
     size = models.PositiveIntegerField()
     created_at = models.DateTimeField(auto_now_add=True)
+    validation = models.CharField(
+        max_length=16, choices=Validation.choices, default=Validation.PENDING
+    )
+    # Why the smoke match refused it (shown to the bot's owner only: it may hold stderr).
+    validation_error = models.TextField(blank=True, default="")
+    validated_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["bot", "number"]
@@ -104,3 +132,21 @@ class BotVersion(models.Model):
 
     def is_zip(self) -> bool:
         return self.filename.lower().endswith(".zip")
+
+    def is_ready(self) -> bool:
+        return self.validation == self.Validation.READY
+
+    def try_settle(self, reason: str | None) -> bool:
+        """Mark a pending version ready (reason None) or rejected; False if already settled.
+
+        A conditional update, so a redelivered validation task changes nothing. The source
+        stays immutable: only the validation columns are written.
+        """
+        outcome = self.Validation.READY if reason is None else self.Validation.REJECTED
+        now = timezone.now()
+        settled = BotVersion.objects.filter(pk=self.pk, validation=self.Validation.PENDING).update(
+            validation=outcome, validation_error=reason or "", validated_at=now
+        )
+        if settled:
+            self.validation, self.validation_error, self.validated_at = outcome, reason or "", now
+        return bool(settled)

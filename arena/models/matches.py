@@ -2,7 +2,14 @@
 
 A match is one game between seats; a Celery task plays it. The task claims the match by a
 conditional update (`try_claim`) so only one worker ever plays it, and the result is recorded
-once by arena/services/results.py. A reaper requeues matches stuck past their deadline.
+once by arena/services/results.py.
+
+A claim is a lease: `deadline_at` is when it lapses, a few seconds ahead
+(ARENA_LEASE_SECONDS), and the worker playing the match renews it while it plays
+(workers/lease.py). A match whose lease lapsed (its worker died, froze or lost the database
+for longer than the lease) is re-queued by the reaper, or taken over by a redelivered task;
+a result presented with a lapsed claim is discarded. Every attempt that ended is kept as a
+`MatchAttempt` (worker, start, end, outcome) for the organiser.
 """
 
 from __future__ import annotations
@@ -90,6 +97,11 @@ class Match(models.Model):
     decisions = models.PositiveIntegerField(default=0)
     duration_seconds = models.FloatField(null=True, blank=True)
     error = models.TextField(blank=True, default="")
+    # The worker holding the current claim (host:pid), and the infrastructure history.
+    # Defaults in the database too: bulk loaders write rows with COPY (ratings_bench).
+    claimed_by = models.CharField(max_length=255, blank=True, default="", db_default="")
+    requeues = models.PositiveIntegerField(default=0, db_default=0)
+    last_infra_error = models.TextField(blank=True, default="", db_default="")
     rated = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -121,12 +133,12 @@ class Match(models.Model):
         return self.status in (self.Status.FINISHED, self.Status.FAILED)
 
     def deadline_seconds(self) -> float:
-        """How long a claim lasts: the configured deadline, or longer if the match limit is."""
-        configured = float(settings.ARENA_MATCH_DEADLINE_SECONDS)
-        match_seconds = (self.limits or {}).get("match_seconds")
-        if isinstance(match_seconds, int | float) and not isinstance(match_seconds, bool):
-            return max(configured, float(match_seconds) + 120.0)
-        return configured
+        """How long a claim lasts unrenewed: the lease (ARENA_LEASE_SECONDS).
+
+        The worker renews it while it plays, so a long match keeps its claim; a match's own
+        time limit no longer stretches it (a dead worker's match waits a lease, not a limit).
+        """
+        return float(settings.ARENA_LEASE_SECONDS)
 
     def try_claim(self, deadline_seconds: float | None = None) -> bool:
         """Take the match for this worker if it is still queued; False if someone else has it.
@@ -152,16 +164,22 @@ class Match(models.Model):
         )
         return True
 
-    def try_requeue(self, now: datetime | None = None) -> bool:
-        """Put a running match whose deadline has passed back in the queue (for the reaper).
+    def try_requeue(self, now: datetime | None = None, reason: str = "") -> bool:
+        """Put a running match whose lease has lapsed back in the queue (for the reaper).
 
         A match of a paused tournament goes back as held instead (status tells which):
-        the pause must not be undone by a lost worker.
+        the pause must not be undone by a lost worker. The lapsed claim is kept as an
+        attempt; the match counts one more re-queue.
         """
         now = now or timezone.now()
+        claim = (self.claim_token, self.claimed_by, self.claimed_at)
+        reason = reason or f"the lease of {self.claimed_by or 'its worker'} lapsed"
         paused = Match.objects.filter(pk=OuterRef("pk"), tournament__status="paused")
         requeued = Match.objects.filter(
-            pk=self.pk, status=self.Status.RUNNING, deadline_at__lt=now
+            pk=self.pk,
+            status=self.Status.RUNNING,
+            deadline_at__lt=now,
+            claim_token=self.claim_token,
         ).update(
             status=Case(
                 When(Exists(paused), then=Value(self.Status.HELD)),
@@ -170,9 +188,41 @@ class Match(models.Model):
             claim_token=None,
             claimed_at=None,
             deadline_at=None,
+            claimed_by="",
+            requeues=F("requeues") + 1,
+            last_infra_error=reason,
         )
         if requeued:
-            self.refresh_from_db(fields=["status", "claim_token", "claimed_at", "deadline_at"])
+            MatchAttempt.objects.create(
+                match=self,
+                claim_token=claim[0],
+                worker=claim[1],
+                started_at=claim[2],
+                ended_at=now,
+                outcome=MatchAttempt.Outcome.LAPSED,
+                detail=reason,
+            )
+            self.refresh_from_db(
+                fields=["status", "claim_token", "claimed_at", "deadline_at", "requeues"]
+            )
+        return bool(requeued)
+
+    def try_requeue_failed(self) -> bool:
+        """Put a failed match back in the queue (an organiser's decision); False otherwise."""
+        requeued = Match.objects.filter(pk=self.pk, status=self.Status.FAILED).update(
+            status=self.Status.QUEUED,
+            claim_token=None,
+            claimed_at=None,
+            deadline_at=None,
+            claimed_by="",
+            finished_at=None,
+            attempts=0,
+            requeues=F("requeues") + 1,
+            last_infra_error=self.error,
+            error="",
+        )
+        if requeued:
+            self.refresh_from_db()
         return bool(requeued)
 
     def try_fail(self, error: str, claim_token: uuid.UUID | None = None) -> bool:
@@ -189,6 +239,33 @@ class Match(models.Model):
         if failed:
             self.refresh_from_db(fields=["status", "error", "finished_at"])
         return bool(failed)
+
+
+class MatchAttempt(models.Model):
+    """One claim of a match that has ended: who played it, when, and how it ended."""
+
+    class Outcome(models.TextChoices):
+        RECORDED = "recorded"  # the result was stored
+        LAPSED = "lapsed"  # the lease ran out: the worker died, froze or lost the database
+        INTERRUPTED = "interrupted"  # the worker was paused mid-match: played again, free
+        DISCARDED = "discarded"  # a result from a claim that had lapsed: not recorded
+        INFRASTRUCTURE = "infrastructure"  # the worker could not play it (sandbox, database)
+        FAILED = "failed"  # the match itself cannot be played
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="attempt_log")
+    claim_token = models.UUIDField(null=True, blank=True)
+    worker = models.CharField(max_length=255, blank=True, default="")
+    started_at = models.DateTimeField(null=True, blank=True)
+    ended_at = models.DateTimeField()
+    outcome = models.CharField(max_length=16, choices=Outcome.choices)
+    detail = models.TextField(blank=True, default="")
+
+    class Meta:
+        ordering = ["match", "ended_at", "id"]
+        indexes = [models.Index(fields=["match", "ended_at"], name="attempt_match_ended")]
+
+    def __str__(self) -> str:
+        return f"match {self.match_id} attempt by {self.worker or '?'}: {self.outcome}"
 
 
 class MatchSeat(models.Model):

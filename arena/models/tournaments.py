@@ -169,9 +169,10 @@ class Tournament(models.Model):
             bots = list(locked.bots.filter(is_active=True).order_by("id"))
             versions = {}
             for bot in bots:
-                version = bot.latest_version()
+                # Only a version that passed its smoke match plays.
+                version = bot.latest_ready_version()
                 if version is None:
-                    raise InvalidInput(f"bot {bot.name!r} has no version to play")
+                    raise InvalidInput(f"bot {bot.name!r} has no version that passed validation")
                 versions[bot.pk] = version
             if locked.has_rounds():
                 from arena.services.rounds import start_rounds

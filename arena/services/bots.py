@@ -1,9 +1,13 @@
 """Accepting bot uploads: every check an upload must pass, then the bot or version rows.
 
-Checks, cheapest first: size limit, a .py file or a .zip holding bot.py, UTF-8, valid Python
-(`ast.parse` only: the web process never runs an author's code), a top-level `act` or `Bot`,
-and finally a short self-play smoke match run by `settings.ARENA_SMOKE_TEST` (in the sandbox,
-outside this process). Any failure raises InvalidUpload with the reason for the author.
+Checks, cheapest first: the user's quotas (bots per user, versions per bot per day), size
+limit, a .py file or a .zip holding bot.py, UTF-8, valid Python (`ast.parse` only: the web
+process never runs an author's code) and a top-level `act` or `Bot`. Any failure raises
+InvalidUpload (or QuotaExceeded) with the reason for the author.
+
+The smoke match is not played here: the version is stored `pending` and, once the
+transaction commits, handed to the validation queue (arena/services/validation.py); a worker
+plays it and marks the version `ready` or `rejected` with the reason.
 """
 
 from __future__ import annotations
@@ -15,14 +19,22 @@ import re
 import zipfile
 import zlib
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.utils.module_loading import import_string
+from django.utils import timezone
 
 import engine
-from arena.errors import Conflict, InvalidInput, InvalidUpload, NotAllowed, Unavailable
+from arena.errors import (
+    Conflict,
+    InvalidInput,
+    InvalidUpload,
+    NotAllowed,
+    QuotaExceeded,
+)
 from arena.models import Bot, BotVersion, Rating
+from arena.services import validation
 
 log = logging.getLogger(__name__)
 
@@ -145,44 +157,64 @@ def _top_level_names(tree: ast.Module) -> set[str]:
     return names
 
 
-def run_smoke_test(game: str, upload: Upload) -> None:
-    path = settings.ARENA_SMOKE_TEST
-    if not path:
-        return
-    try:
-        smoke_test = import_string(path)
-    except ImportError as exc:
-        raise Unavailable(f"the upload smoke test is not available ({path}: {exc})") from None
-    try:
-        reason = smoke_test(game, upload.data, upload.filename)
-    except Exception as exc:
-        # The sandbox or the referee broke, not the author's bot: say so, as a 503.
-        log.exception("the smoke test of a %s upload could not run", game)
-        raise Unavailable(
-            f"the upload smoke test could not run ({type(exc).__name__}: {exc}); try again later"
-        ) from None
-    if reason:
-        raise InvalidUpload(f"the bot failed its smoke match: {reason}", field="file")
+def check_upload(game: str, upload: Upload) -> None:
+    """Every check an upload passes in the web process; raises InvalidUpload.
 
-
-def check_upload(game: str, upload: Upload, *, smoke: bool = True) -> None:
-    """Every check an upload must pass before it is stored; raises InvalidUpload."""
+    The smoke match is not among them: it runs on a worker (arena/services/validation.py).
+    """
     check_defines_entry_point(python_source(upload))
-    if smoke:
-        run_smoke_test(game, upload)
+
+
+def check_bot_quota(owner) -> None:
+    """A user owns at most ARENA_MAX_BOTS_PER_USER bots (deactivated ones count)."""
+    limit = settings.ARENA_MAX_BOTS_PER_USER
+    owned = Bot.objects.filter(owner=owner).count()
+    if owned >= limit:
+        raise QuotaExceeded(
+            f"you already have {owned} bots; the limit is {limit} per user "
+            "(upload a new version of an existing bot instead)"
+        )
+
+
+def check_version_quota(bot: Bot, now=None) -> None:
+    """At most ARENA_MAX_VERSIONS_PER_BOT_PER_DAY versions of a bot in any 24 hours.
+
+    Refused with 429 and the seconds until the oldest upload of the window leaves it.
+    """
+    limit = settings.ARENA_MAX_VERSIONS_PER_BOT_PER_DAY
+    now = now or timezone.now()
+    window = list(
+        bot.versions.filter(created_at__gt=now - timedelta(days=1))
+        .order_by("created_at")
+        .values_list("created_at", flat=True)
+    )
+    if len(window) >= limit:
+        frees_at = window[len(window) - limit] + timedelta(days=1)
+        wait = max(1, int((frees_at - now).total_seconds()) + 1)
+        raise QuotaExceeded(
+            f"bot {bot.name!r} already has {len(window)} versions uploaded in the last 24 "
+            f"hours; the limit is {limit} a day: try again in {wait} s",
+            retry_after=wait,
+        )
 
 
 def create_bot(owner, name: object, game: object, upload: Upload, *, smoke: bool = True) -> Bot:
-    """Create a bot with its first version (and its rating row at the initial rating)."""
+    """Create a bot with its first version (and its rating row at the initial rating).
+
+    With `smoke` (an author's upload) the version is stored pending and its validation is
+    requested once the transaction commits; without it (trusted files) it is ready at once.
+    """
     name = check_name(name)
     game = check_game(game)
+    if smoke:
+        check_bot_quota(owner)
     if Bot.objects.filter(game=game, name=name).exists():
         raise Conflict(f"a {game} bot named {name!r} already exists", field="name")
-    check_upload(game, upload, smoke=smoke)
+    check_upload(game, upload)
     try:
         with transaction.atomic():
             bot = Bot.objects.create(owner=owner, name=name, game=game)
-            bot.add_version(upload.data, _clean_filename(upload.filename))
+            _store_version(bot, upload, smoke)
             Rating.objects.get_or_create(bot=bot, game=game)
     except IntegrityError:
         # Two uploads with the same name raced past the check above.
@@ -192,8 +224,21 @@ def create_bot(owner, name: object, game: object, upload: Upload, *, smoke: bool
 
 def add_version(bot: Bot, user, upload: Upload, *, smoke: bool = True) -> BotVersion:
     require_owner(bot, user, "add a version to")
-    check_upload(bot.game, upload, smoke=smoke)
-    return bot.add_version(upload.data, _clean_filename(upload.filename))
+    if smoke:
+        check_version_quota(bot)
+    check_upload(bot.game, upload)
+    with transaction.atomic():
+        return _store_version(bot, upload, smoke)
+
+
+def _store_version(bot: Bot, upload: Upload, smoke: bool) -> BotVersion:
+    if not smoke:
+        return bot.add_version(upload.data, _clean_filename(upload.filename))
+    version = bot.add_version(
+        upload.data, _clean_filename(upload.filename), validation=BotVersion.Validation.PENDING
+    )
+    validation.request_validation(version)
+    return version
 
 
 def rename(bot: Bot, user, name: object) -> Bot:

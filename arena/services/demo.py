@@ -78,7 +78,7 @@ def _load_one(owner: User, game: str, name: str, path: Path, report: DemoReport)
     upload = bot_service.Upload(filename=path.name, data=data)
     bot = Bot.objects.filter(game=game, name=name).first()
     try:
-        bot_service.check_upload(game, upload, smoke=False)
+        bot_service.check_upload(game, upload)
     except bot_service.InvalidUpload as exc:
         report.problems.append(f"{label}: {exc.message}")
         return

@@ -88,9 +88,12 @@ class _MissingRows(Exception):
 def record_result(match_id: int, claim_token: uuid.UUID | str | None, outcome: Outcome) -> Recorded:
     """Store a finished match and move the ratings of its bots, exactly once.
 
-    A result presented with a claim token that is no longer the match's (the reaper
-    requeued it while this worker was still playing) is still a real result of the
-    same seeded match, so the first one to commit wins either way; it is logged.
+    A result presented with a claim token that is no longer the match's (its lease
+    lapsed: the reaper re-queued it, or another worker took it over) is discarded and
+    `stale_claim` says so: that worker was paused or cut off, and whatever its clocks
+    charged to the bots meanwhile is not theirs to carry. The current claim's result is
+    the one recorded. A claim whose lease lapsed but which nobody took (the database was
+    down) is still the match's, and its result is recorded.
 
     A bot's first rated match in a game finds no Rating row to lock: the transaction
     is rolled back, the rows are created on their own, and it runs again. Creating
@@ -157,9 +160,9 @@ def _record(
         match, seats, ratings = _lock_match_and_ratings(match_id)
         if match.is_done():
             return Recorded(match_id, False, match.status)
-        stale = claim_token is not None and str(match.claim_token) != str(claim_token)
-        if stale:
-            log.warning("match %s: recording a result from an older claim", match_id)
+        if claim_token is not None and str(match.claim_token) != str(claim_token):
+            log.warning("match %s: a result from a lapsed claim, discarded", match_id)
+            return Recorded(match_id, False, match.status, stale_claim=True)
         _check_outcome(match, seats, outcome)
         cooperative = _is_cooperative(match.game)
 
@@ -189,9 +192,7 @@ def _record(
             # Standings are running sums, added to here so a read never recomputes them.
             standings.add_match(match.tournament_id, seats, match.result)
             _try_finish_tournament(match.tournament_id)
-    return Recorded(
-        match_id, True, Match.Status.FINISHED, stale_claim=stale, challenge_id=match.challenge_id
-    )
+    return Recorded(match_id, True, Match.Status.FINISHED, challenge_id=match.challenge_id)
 
 
 def record_failure(match_id: int, claim_token: uuid.UUID | str | None, error: str) -> Recorded:

@@ -15,7 +15,7 @@ from django.utils import timezone
 import engine
 from arena.accounts import is_organiser
 from arena.errors import ArenaError, InvalidInput, NotAllowed
-from arena.models import Bot, Match, Tournament, TournamentRound
+from arena.models import Bot, BotVersion, Match, Tournament, TournamentRound
 from arena.services import standings
 from arena.services.brackets import knockout_placing
 from arena.services.rounds import check_format, planned_count, swiss_rows
@@ -181,6 +181,11 @@ def _check_bots(ids: list[int], game: str, players_per_match: int, label: str) -
     if len(set(ids)) != len(ids):
         raise InvalidInput("a bot is listed twice", field="bots")
     found = {bot.pk: bot for bot in Bot.objects.filter(pk__in=ids)}
+    ready = set(
+        BotVersion.objects.filter(bot_id__in=ids, validation=BotVersion.Validation.READY)
+        .values_list("bot_id", flat=True)
+        .distinct()
+    )
     missing = [i for i in ids if i not in found]
     if missing:
         raise InvalidInput(f"no bot with id {missing[0]}", field="bots")
@@ -189,6 +194,12 @@ def _check_bots(ids: list[int], game: str, players_per_match: int, label: str) -
             raise InvalidInput(f"bot {bot.name!r} plays {bot.game}, not {game}", field="bots")
         if not bot.is_active:
             raise InvalidInput(f"bot {bot.name!r} is deactivated", field="bots")
+        if bot.pk not in ready:
+            raise InvalidInput(
+                f"bot {bot.name!r} has no version that passed validation yet "
+                "(its smoke match is pending or refused it)",
+                field="bots",
+            )
     if len(ids) < players_per_match:
         raise InvalidInput(
             f"a {label} of {players_per_match}-player matches needs at least "

@@ -33,6 +33,12 @@ def smoke_refuses(game: str, source: bytes, filename: str) -> str | None:
 
 ENQUEUED: list[int] = []
 ENQUEUED_PURPOSES: dict[int, str] = {}
+VALIDATIONS: list[int] = []
+
+
+def record_validation(version_id: int) -> None:
+    """Stands in for workers.tasks.enqueue_validation: remembers the versions sent."""
+    VALIDATIONS.append(version_id)
 
 
 def record_enqueue(match_id: int, purpose: str = "tournament") -> None:
@@ -66,8 +72,10 @@ def arena_settings(settings):
     settings.ARENA_ENQUEUE_MATCH = "tests.arena.conftest.record_enqueue"
     settings.ARENA_ENQUEUE_REFIT = "tests.arena.conftest.record_refit"
     settings.ARENA_ENQUEUE_MATCHES = "tests.arena.conftest.record_enqueue_matches"
+    settings.ARENA_ENQUEUE_VALIDATION = "tests.arena.conftest.record_validation"
     ENQUEUED.clear()
     ENQUEUED_SETS.clear()
+    VALIDATIONS.clear()
     ENQUEUED_PURPOSES.clear()
     REFITS.clear()
     return settings
@@ -89,6 +97,11 @@ def enqueued() -> list[int]:
 @pytest.fixture
 def refits() -> list[tuple[str, bool]]:
     return REFITS
+
+
+@pytest.fixture
+def validations() -> list[int]:
+    return VALIDATIONS
 
 
 def _client_for(user: User | None) -> APIClient:

@@ -168,9 +168,9 @@ STEPS: list[tuple[str, str]] = [
         "bot versions",
         """
         INSERT INTO arena_botversion (id, number, source, filename, sha256, size, created_at,
-                                      bot_id)
+                                      bot_id, validation, validation_error, validated_at)
         SELECT b, 1, src, 'bot.py', encode(sha256(src), 'hex'), length(src),
-               now() - interval '400 days', b
+               now() - interval '400 days', b, 'ready', '', now() - interval '400 days'
         FROM generate_series(1, %(bots)s) b,
              (SELECT convert_to(%(source)s, 'UTF8') AS src) s
         """.replace("%(source)s", "'" + BENCH_SOURCE.replace("\n", "' || chr(10) || '") + "'"),

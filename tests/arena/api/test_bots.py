@@ -127,51 +127,6 @@ def test_a_duplicate_name_in_the_same_game_is_a_409(author, other_author):
     assert create(other_author, game="crew").status_code == 201  # other game: fine
 
 
-def test_a_failing_smoke_match_refuses_the_upload(author, settings):
-    settings.ARENA_SMOKE_TEST = "tests.arena.conftest.smoke_refuses"
-    reply = create(author)
-    assert reply.status_code == 400
-    assert (
-        "failed its smoke match: the bot forfeited its smoke match: timeout"
-        in reply.json()["detail"]
-    )
-
-
-def test_the_smoke_test_receives_game_bytes_and_filename(author, settings, monkeypatch):
-    seen = []
-    monkeypatch.setattr(
-        "tests.arena.conftest.smoke_ok",
-        lambda game, source, filename: seen.append((game, source, filename)),
-    )
-    assert create(author, filename="my_bot.py").status_code == 201
-    assert seen == [("duel", GOOD_BOT, "my_bot.py")]
-
-
-def test_a_smoke_test_that_breaks_is_a_503_not_a_500(author, settings):
-    settings.ARENA_SMOKE_TEST = "tests.arena.api.test_bots.broken_smoke_test"
-    reply = create(author)
-    assert reply.status_code == 503 and "SandboxUnavailable" in reply.json()["detail"]
-    assert not Bot.objects.exists()
-
-
-class SandboxUnavailable(RuntimeError):
-    pass
-
-
-def broken_smoke_test(game, source, filename):
-    raise SandboxUnavailable("bwrap is not installed")
-
-
-def test_an_empty_smoke_setting_skips_the_smoke_match(author, settings):
-    settings.ARENA_SMOKE_TEST = ""
-    assert create(author).status_code == 201
-
-
-def test_an_unloadable_smoke_test_is_a_503_not_a_500(author, settings):
-    settings.ARENA_SMOKE_TEST = "no.such.module.smoke_test"
-    assert create(author).status_code == 503
-
-
 # --- read -----------------------------------------------------------------------------------
 
 

@@ -44,11 +44,11 @@ ENDPOINTS = [
     ("/api/bots/{bot}/versions/", 2),
     ("/api/tournaments/", 4),  # count, page, entrants, progress
     # row, entrants, progress, standings (2), rounds and bracket (formats)
-    ("/api/tournaments/{tournament}/", 7),
+    ("/api/tournaments/{tournament}/", 8),
     ("/api/matches/", 2),  # page, seats with bots and versions
     ("/api/matches/?tournament={tournament}", 2),
     ("/api/matches/?bot={bot}", 2),
-    ("/api/matches/{match}/", 2),
+    ("/api/matches/{match}/", 3),
     ("/api/matches/{match}/replay/", 1),
     ("/api/leaderboards/", 1),
     ("/api/leaderboards/duel/", 3),  # count, page, the last skill fit

@@ -68,26 +68,35 @@ def documented(client, method: str, path: str) -> set[str]:
 @pytest.mark.parametrize(
     ("method", "path", "codes"),
     [
-        ("POST", "/api/bots/", {"201", "400", "401", "403", "409", "503"}),
-        ("GET", "/api/bots/", {"200", "400", "401", "404"}),  # bad filter; a page past the end
-        ("GET", "/api/bots/{id}/", {"200", "401", "404"}),
-        ("PATCH", "/api/bots/{id}/", {"200", "400", "401", "403", "404", "409"}),
-        ("GET", "/api/bots/{id}/source/", {"200", "400", "401", "403", "404"}),
-        ("GET", "/api/bots/{id}/versions/", {"200", "401", "404"}),
-        ("POST", "/api/bots/{id}/versions/", {"201", "400", "401", "403", "404", "503"}),
-        ("GET", "/api/games/", {"200", "401"}),
-        ("POST", "/api/tournaments/", {"201", "400", "401", "403", "503"}),
-        ("POST", "/api/tournaments/{id}/start/", {"200", "400", "401", "403", "404", "409", "503"}),
-        ("GET", "/api/leaderboards/{game}/", {"200", "400", "401", "404"}),  # bad ?order=
-        ("GET", "/api/bots/{id}/ratings/", {"200", "400", "401", "404"}),
-        ("POST", "/api/challenges/", {"201", "400", "401", "403", "503"}),
-        ("GET", "/api/challenges/{id}/", {"200", "401", "404"}),
-        ("POST", "/api/challenges/{id}/cancel/", {"200", "401", "403", "404", "409"}),
-        ("POST", "/api/leaderboards/{game}/refit/", {"202", "401", "403", "404"}),
-        ("POST", "/api/users/", {"201", "400"}),  # no authentication at all: never a 401
+        ("POST", "/api/bots/", {"201", "400", "401", "403", "409", "503", "429"}),
+        (
+            "GET",
+            "/api/bots/",
+            {"200", "400", "401", "404", "429"},
+        ),  # bad filter; a page past the end
+        ("GET", "/api/bots/{id}/", {"200", "401", "404", "429"}),
+        ("PATCH", "/api/bots/{id}/", {"200", "400", "401", "403", "404", "409", "429"}),
+        ("GET", "/api/bots/{id}/source/", {"200", "400", "401", "403", "404", "429"}),
+        ("GET", "/api/bots/{id}/versions/", {"200", "401", "404", "429"}),
+        ("POST", "/api/bots/{id}/versions/", {"201", "400", "401", "403", "404", "503", "429"}),
+        ("GET", "/api/games/", {"200", "401", "429"}),
+        ("POST", "/api/tournaments/", {"201", "400", "401", "403", "503", "429"}),
+        (
+            "POST",
+            "/api/tournaments/{id}/start/",
+            {"200", "400", "401", "403", "404", "409", "503", "429"},
+        ),
+        ("GET", "/api/leaderboards/{game}/", {"200", "400", "401", "404", "429"}),  # bad ?order=
+        ("GET", "/api/bots/{id}/ratings/", {"200", "400", "401", "404", "429"}),
+        ("POST", "/api/challenges/", {"201", "400", "401", "403", "503", "429"}),
+        ("GET", "/api/challenges/{id}/", {"200", "401", "404", "429"}),
+        ("POST", "/api/challenges/{id}/cancel/", {"200", "401", "403", "404", "409", "429"}),
+        ("POST", "/api/leaderboards/{game}/refit/", {"202", "401", "403", "404", "429"}),
+        ("POST", "/api/users/", {"201", "400", "429"}),  # no authentication at all: never a 401
     ],
 )
 def test_each_operation_documents_the_errors_it_can_answer(anonymous, method, path, codes):
+    # 429: every operation is rate limited (arena/api/throttling.py).
     assert documented(anonymous, method, path) == codes
 
 

@@ -25,7 +25,7 @@ import pytest
 from django.conf import settings as django_settings
 from django.db import connection
 
-from arena.models import Match
+from arena.models import BotVersion, Match
 
 ROOT = Path(__file__).resolve().parents[3]
 CELERY = Path(sys.executable).with_name("celery")
@@ -176,4 +176,16 @@ def wait_for_matches(
             states = sorted((m.pk, m.status) for m in matches)
             logs = "\n---\n".join(w.text()[-3000:] for w in workers)
             raise AssertionError(f"matches not done in {timeout}s: {states}\n{logs}")
+        time.sleep(0.1)
+
+
+def wait_for_validation(bot_id: int, timeout: float = 60.0) -> BotVersion:
+    """Poll until the bot's latest version's smoke match (on a worker) has settled it."""
+    deadline = time.monotonic() + timeout
+    while True:
+        version = BotVersion.objects.filter(bot_id=bot_id).order_by("-number").first()
+        if version is not None and version.validation != BotVersion.Validation.PENDING:
+            return version
+        if time.monotonic() > deadline:
+            raise AssertionError(f"bot {bot_id}'s latest version still pending after {timeout}s")
         time.sleep(0.1)

@@ -15,6 +15,8 @@ from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.test import APIClient
 
+from tests.workers.pipeline.conftest import wait_for_validation
+
 pytestmark = pytest.mark.django_db(transaction=True)
 
 REFERENCE = Path(__file__).resolve().parents[3] / "bots" / "reference"
@@ -38,7 +40,11 @@ def upload(client: APIClient, name: str, reference: str) -> int:
         format="multipart",
     )
     assert response.status_code == 201, response.content
-    return response.json()["id"]
+    # The smoke match runs on the worker: the version plays once it is ready.
+    assert response.json()["latest_version"]["validation"] == "pending"
+    bot_id = response.json()["id"]
+    assert wait_for_validation(bot_id).validation == "ready"
+    return bot_id
 
 
 def test_uploaded_bots_play_a_round_robin_and_reach_the_leaderboard(start_worker):

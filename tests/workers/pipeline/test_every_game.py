@@ -18,6 +18,7 @@ from rest_framework.test import APIClient
 
 import engine
 from bots.reference import builtin_names, builtin_path
+from tests.workers.pipeline.conftest import wait_for_validation
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -39,7 +40,11 @@ def upload(client: APIClient, game: str, name: str, path: Path) -> int:
         format="multipart",
     )
     assert response.status_code == 201, response.content
-    return response.json()["id"]
+    # The smoke match runs on the worker: the version plays once it is ready.
+    assert response.json()["latest_version"]["validation"] == "pending"
+    bot_id = response.json()["id"]
+    assert wait_for_validation(bot_id).validation == "ready"
+    return bot_id
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -130,11 +130,11 @@ def test_tmp_is_private_and_size_limited(launcher):
 
 
 def test_the_hosts_shared_memory_where_matches_keep_bot_files_is_out_of_sight(launcher):
-    """Workers write each match's bot files under /dev/shm (workers/tasks.py): the sandbox's
+    """Workers write each match's bot files under /dev/shm (workers/scratch.py): the sandbox's
     /dev is its own, so neither the folder nor a file in it can be listed or opened."""
-    from workers import tasks
+    from workers import scratch
 
-    assert tasks._scratch() == "/dev/shm"
+    assert scratch.scratch_dir() == "/dev/shm"
     with tempfile.TemporaryDirectory(prefix="arena-match-probe-", dir="/dev/shm") as folder:
         planted = Path(folder) / "bot.py"
         planted.write_text("secret")

@@ -1,0 +1,119 @@
+"""A match's attempts and the infrastructure faults around them, for the organiser.
+
+Each claim that ends leaves a `MatchAttempt` row: recorded, lapsed (the worker died or froze
+past its lease), interrupted (paused mid-match), discarded (a result from a lapsed claim),
+infrastructure (the worker could not play it), failed. A match given back for an
+infrastructure reason is re-queued free: no seat is charged anything, its `requeues`
+count grows and `last_infra_error` says why. `tournament_health` sums it up.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Count, F, Q
+from django.utils import timezone
+
+from arena.models import Match, MatchAttempt, Tournament
+
+MAX_DETAIL_CHARS = 4000
+
+
+def log_attempt(
+    match: Match, outcome: str, detail: str = "", *, ended_at: datetime | None = None
+) -> MatchAttempt:
+    """Keep the end of the claim `match` carries (its token, worker and start)."""
+    return MatchAttempt.objects.create(
+        match_id=match.pk,
+        claim_token=match.claim_token,
+        worker=match.claimed_by or "",
+        started_at=match.claimed_at,
+        ended_at=ended_at or timezone.now(),
+        outcome=outcome,
+        detail=detail[:MAX_DETAIL_CHARS],
+    )
+
+
+def release_for_replay(match: Match, token: uuid.UUID | None, outcome: str, reason: str) -> bool:
+    """Give a claim back for an infrastructure reason: queued again, free, attempt kept.
+
+    False when the claim was no longer this worker's (re-queued or taken over already).
+    """
+    with transaction.atomic():
+        released = Match.objects.filter(
+            pk=match.pk, status=Match.Status.RUNNING, claim_token=token
+        ).update(
+            status=Match.Status.QUEUED,
+            claim_token=None,
+            claimed_at=None,
+            deadline_at=None,
+            claimed_by="",
+            requeues=F("requeues") + 1,
+            last_infra_error=reason[:MAX_DETAIL_CHARS],
+        )
+        if released:
+            # Otherwise whoever took the claim over has kept it as lapsed already.
+            log_attempt(match, outcome, reason)
+    return bool(released)
+
+
+def requeue_failed(match: Match) -> bool:
+    """An organiser's second chance for a failed match; the tournament runs again."""
+    with transaction.atomic():
+        if not match.try_requeue_failed():
+            return False
+        if match.tournament_id is not None:
+            Tournament.objects.filter(
+                pk=match.tournament_id, status=Tournament.Status.FINISHED
+            ).update(status=Tournament.Status.RUNNING, finished_at=None)
+    return True
+
+
+def tournament_health(tournament: Tournament, now: datetime | None = None) -> dict[str, Any]:
+    """ok, or degraded with the reasons: failed matches, lapsed leases, re-played matches.
+
+    One aggregate over the tournament's matches (its index); an example match is read
+    only when there is something to explain, so a healthy tournament costs one query.
+    """
+    now = now or timezone.now()
+    matches = Match.objects.filter(tournament=tournament)
+    in_flight = Q(status__in=[Match.Status.QUEUED, Match.Status.RUNNING])
+    counts = matches.aggregate(
+        failed=Count("id", filter=Q(status=Match.Status.FAILED)),
+        lapsed=Count("id", filter=Q(status=Match.Status.RUNNING, deadline_at__lt=now)),
+        requeued=Count("id", filter=Q(requeues__gt=0) & ~Q(status=Match.Status.FAILED)),
+        waiting=Count("id", filter=Q(requeues__gt=0) & in_flight),
+        stale=Count(
+            "id",
+            filter=Q(status=Match.Status.QUEUED, created_at__lt=now - timedelta(minutes=10)),
+        ),
+    )
+    reasons = []
+    if counts["failed"]:
+        first = (
+            matches.filter(status=Match.Status.FAILED).order_by("id").values_list("id", "error")
+        ).first()
+        assert first is not None
+        reasons.append(f"{counts['failed']} failed (match {first[0]}: {first[1][:200]})")
+    if counts["lapsed"]:
+        reasons.append(f"{counts['lapsed']} running under a lapsed lease, waiting to be re-queued")
+    if counts["waiting"]:
+        recent = (
+            matches.filter(in_flight, requeues__gt=0).values_list("id", "last_infra_error").first()
+        )
+        assert recent is not None
+        reasons.append(
+            f"{counts['waiting']} re-queued after an infrastructure fault and not yet played "
+            f"(match {recent[0]}: {recent[1][:200]})"
+        )
+    if counts["stale"] and not counts["waiting"]:
+        reasons.append("matches queued for over 10 minutes: are workers running?")
+    return {
+        "status": "degraded" if reasons else "ok",
+        "reason": "; ".join(reasons),
+        "requeued": counts["requeued"],
+        "failed": counts["failed"],
+    }

@@ -1,0 +1,99 @@
+"""Validating uploaded bot versions: the smoke match runs on a worker, not in the request.
+
+The upload service stores a version `pending` and calls `request_validation`, which hands
+its id to `settings.ARENA_ENQUEUE_VALIDATION` (default `workers.tasks.enqueue_validation`,
+the validation queue) once the transaction commits. A worker then calls `validate_version`:
+it plays the smoke match through `settings.ARENA_SMOKE_TEST` (in the sandbox) and marks the
+version `ready` or `rejected` with the reason its owner reads. The web process never starts
+a sandbox. An empty ARENA_SMOKE_TEST means no smoke match: a version is ready at once.
+
+A validation whose message was lost (broker down at commit) is re-sent by
+`resend_stale_validations`, which the maintenance sweep calls.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+from django.utils.module_loading import import_string
+
+from arena.errors import Unavailable
+from arena.models import BotVersion
+
+log = logging.getLogger(__name__)
+
+REJECTED_PREFIX = "the bot failed its smoke match: "
+
+
+def _enqueue_function():
+    path = settings.ARENA_ENQUEUE_VALIDATION
+    try:
+        return import_string(path)
+    except ImportError as exc:
+        raise Unavailable(f"the validation queue is not available ({path}: {exc})") from None
+
+
+def request_validation(version: BotVersion) -> None:
+    """Ask a worker to play the version's smoke match once this transaction commits."""
+    if not settings.ARENA_SMOKE_TEST:
+        version.try_settle(None)
+        return
+    enqueue = _enqueue_function()
+    version_id = version.pk
+
+    def send() -> None:
+        try:
+            enqueue(version_id)
+        except Exception:
+            # The broker is down: the version stays pending and the sweep re-sends it.
+            log.exception("could not queue the validation of bot version %s", version_id)
+
+    transaction.on_commit(send)
+
+
+def validate_version(version_id: int) -> str:
+    """Play a pending version's smoke match and settle it (for the validation task).
+
+    Returns "ready", "rejected", "missing" or "already" (settled by an earlier delivery).
+    An exception from the smoke test (the sandbox cannot run) is the worker's fault, not the
+    author's: it propagates, the version stays pending and the task retries.
+    """
+    version = BotVersion.objects.select_related("bot").filter(pk=version_id).first()
+    if version is None:
+        return "missing"
+    if version.validation != BotVersion.Validation.PENDING:
+        return "already"
+    path = settings.ARENA_SMOKE_TEST
+    reason = import_string(path)(version.bot.game, bytes(version.source), version.filename)
+    if not version.try_settle(f"{REJECTED_PREFIX}{reason}" if reason else None):
+        return "already"
+    log.info("bot version %s %s", version_id, version.validation)
+    return str(version.validation)
+
+
+def resend_stale_validations(now=None, older_than: float = 60.0, batch: int = 100) -> int:
+    """Re-send pending versions whose validation has waited longer than `older_than` seconds.
+
+    A duplicate message is harmless (`validate_version` settles a version once); re-sends
+    are spaced by `older_than` through `validated_at`, used here as the next re-send time.
+    """
+    if not settings.ARENA_SMOKE_TEST:
+        return 0
+    now = now or timezone.now()
+    cutoff = now - timedelta(seconds=older_than)
+    stale = list(
+        BotVersion.objects.filter(validation=BotVersion.Validation.PENDING, created_at__lt=cutoff)
+        .exclude(validated_at__gt=now)
+        .values_list("pk", flat=True)[:batch]
+    )
+    enqueue = _enqueue_function()
+    for version_id in stale:
+        BotVersion.objects.filter(pk=version_id).update(
+            validated_at=now + timedelta(seconds=older_than)
+        )
+        enqueue(version_id)
+    return len(stale)

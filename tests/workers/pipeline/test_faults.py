@@ -1,0 +1,333 @@
+"""Faults with real processes: workers killed or paused mid-match, duplicate deliveries.
+
+Real `celery -A workers worker` nodes play slowed-down Moonrollers matches (each bot waits a
+little on every move, so a fault lands mid-match), and a real `celery -A workers beat` runs
+the reaper (workers/reaper.py). Leases are short (ARENA_LEASE_SECONDS=2). After each fault:
+every match is finished and rated exactly once, the ratings equal a recomputation in the
+order the results were recorded, no seat carries a forfeit (the bots did nothing wrong),
+and the match hit by the fault was claimed again within the bound (lease + 30 s) after the
+fault. The measured wait is printed (`pytest -s`) and reported in the README.
+
+These faults leave PostgreSQL and Redis alone, so they use the suite's own database and
+Redis queues; `make test-faults` runs the slow ones too.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+from collections.abc import Callable, Iterator
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+from django.conf import settings as django_settings
+from django.contrib.auth.models import User
+from django.utils import timezone
+
+from arena.models import Bot, Match, MatchAttempt, MatchSeat, Rating, RatingChange
+from tests.workers.pipeline.conftest import (
+    CELERY,
+    ROOT,
+    WorkerProcess,
+    database_url,
+    wait_for_matches,
+)
+from tests.workers.pipeline.test_concurrency import replay_ratings
+from workers import tasks
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+LEASE = 2.0
+# Generous for a loaded machine; the pause below outlasts it.
+MATCH_SECONDS = 20.0
+BOUND = LEASE + 30.0
+FAULT_ENV = {"ARENA_LEASE_SECONDS": str(LEASE), "ARENA_REAPER_SECONDS": "0.5"}
+# Random legal moves, ~5 ms each: a Moonrollers match lasts a second or more.
+SLOW_BOT = (
+    b"import random, time\n"
+    b"def act(observation, legal_actions):\n"
+    b"    time.sleep(0.005)\n"
+    b"    return random.choice(legal_actions)\n"
+)
+
+
+@pytest.fixture
+def start_beat(start_worker, queue_name: str, tmp_path: Path) -> Iterator[Callable[..., None]]:
+    started: list[WorkerProcess] = []
+
+    def start(extra_env: dict[str, str] | None = None) -> None:
+        env = dict(os.environ)
+        env.update(
+            {
+                "DJANGO_SETTINGS_MODULE": "arena.settings",
+                "DATABASE_URL": database_url(),
+                "CELERY_BROKER_URL": django_settings.CELERY_BROKER_URL,
+                "SECRET_KEY": "pipeline-test-secret",
+                "ARENA_QUEUE": queue_name,
+                "PYTHONPATH": str(ROOT),
+                **FAULT_ENV,
+                **(extra_env or {}),
+            }
+        )
+        log = tmp_path / "beat.log"
+        with log.open("wb") as out:
+            process = subprocess.Popen(
+                [str(CELERY), "-A", "workers", "beat", "-s", str(tmp_path / "schedule"),
+                 "--loglevel=INFO"],
+                cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL, start_new_session=True,
+            )  # fmt: skip
+        beat = WorkerProcess(process, log)
+        started.append(beat)
+        deadline = time.monotonic() + 30
+        while "reaper running in beat" not in beat.text():
+            assert process.poll() is None and time.monotonic() < deadline, beat.text()
+            time.sleep(0.05)
+
+    yield start
+    for beat in started:
+        beat.stop()
+
+
+def make_matches(pairs: int, games: int = 2) -> list[Match]:
+    owner = User.objects.create_user("fay")
+    bots = []
+    for index in range(pairs + 1):
+        bot = Bot.objects.create(owner=owner, name=f"slow{index}", game="moonrollers")
+        bot.add_version(SLOW_BOT, "bot.py")
+        bots.append(bot)
+    matches = []
+    seed = 1
+    for a, b in zip(bots, bots[1:], strict=False):
+        for game in range(games):
+            seats = [a, b] if game % 2 == 0 else [b, a]
+            match = Match.objects.create(
+                game="moonrollers", rules_version="moonrollers@2", players=2, seed=seed,
+                limits={"match_seconds": MATCH_SECONDS},
+            )  # fmt: skip
+            seed += 1
+            for seat, bot in enumerate(seats):
+                MatchSeat.objects.create(
+                    match=match, seat=seat, bot=bot, bot_version=bot.latest_version()
+                )
+            matches.append(match)
+    return matches
+
+
+def running_match(timeout: float = 60.0) -> Match:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = Match.objects.filter(status=Match.Status.RUNNING).order_by("claimed_at").first()
+        if found is not None:
+            return found
+        time.sleep(0.05)
+    raise AssertionError("no match started")
+
+
+def children(pid: int) -> list[int]:
+    out = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout
+    return [int(line) for line in out.split()]
+
+
+def assert_rated_once_and_uncharged(ids: list[int], workers: list[WorkerProcess]) -> None:
+    done = wait_for_matches(ids, workers, timeout=180)
+    assert all(m.status == Match.Status.FINISHED and m.rated for m in done)
+    for match in done:
+        assert RatingChange.objects.filter(match=match).count() == 2, f"match {match.pk}"
+        forfeits = [s.forfeit_reason for s in match.seats.all() if s.forfeit_reason]
+        assert forfeits == [], f"match {match.pk} charged a bot: {forfeits}"
+    stored = {r.bot_id: r.rating for r in Rating.objects.filter(game="moonrollers")}
+    for bot_id, value in replay_ratings(done).items():
+        assert stored[bot_id] == pytest.approx(value, abs=1e-6)
+
+
+def reclaimed_after(match_id: int, fault_at: datetime) -> float:
+    """Seconds from the fault to the next claim of the match hit by it."""
+    match = Match.objects.get(pk=match_id)
+    recorded = MatchAttempt.objects.filter(match_id=match_id, outcome="recorded").get()
+    assert recorded.started_at is not None and match.status == Match.Status.FINISHED
+    return (recorded.started_at - fault_at).total_seconds()
+
+
+def test_a_pool_process_killed_mid_match_is_played_again_within_seconds(start_worker, start_beat):
+    matches = make_matches(2)
+    ids = [m.pk for m in matches]
+    worker = start_worker(concurrency=1, extra_env=FAULT_ENV)
+    start_beat()
+    for match_id in ids:
+        tasks.enqueue_match(match_id)
+    hit = running_match()
+    time.sleep(0.5)
+    (pool,) = children(worker.process.pid)
+    os.kill(pool, signal.SIGKILL)
+    fault_at = timezone.now()
+
+    assert_rated_once_and_uncharged(ids, [worker])
+    wait = reclaimed_after(hit.pk, fault_at)
+    print(f"\nkill -9 of a pool process: match {hit.pk} claimed again {wait:.1f}s after")
+    assert wait < BOUND
+    outcomes = list(MatchAttempt.objects.filter(match=hit).values_list("outcome", flat=True))
+    assert outcomes[0] == "lapsed" and outcomes[-1] == "recorded"
+    shown = Match.objects.get(pk=hit.pk)
+    assert (
+        shown.requeues >= 1
+        or "taken over" in MatchAttempt.objects.filter(match=hit, outcome="lapsed").first().detail
+    )
+
+
+def test_a_worker_node_killed_mid_match_is_replayed_by_another_node(start_worker, start_beat):
+    matches = make_matches(2)
+    ids = [m.pk for m in matches]
+    doomed = start_worker(concurrency=1, extra_env=FAULT_ENV)
+    start_beat()
+    for match_id in ids:
+        tasks.enqueue_match(match_id)
+    running_match()
+    survivor = start_worker(concurrency=1, extra_env=FAULT_ENV)
+    os.killpg(doomed.process.pid, signal.SIGKILL)
+    fault_at = timezone.now()
+    # The match the node was playing when it died (the survivor had none yet).
+    hit = (
+        Match.objects.filter(status=Match.Status.RUNNING)
+        .exclude(claimed_by__endswith=f":{survivor.process.pid}")
+        .first()
+        or running_match()
+    )
+
+    assert_rated_once_and_uncharged(ids, [doomed, survivor])
+    wait = reclaimed_after(hit.pk, fault_at)
+    print(f"\nkill -9 of a worker node: match {hit.pk} claimed again {wait:.1f}s after")
+    assert wait < BOUND
+
+
+@pytest.mark.long
+def test_a_worker_paused_past_the_match_limit_charges_no_bot(start_worker, start_beat):
+    matches = make_matches(1, games=2)
+    ids = [m.pk for m in matches]
+    paused = start_worker(concurrency=1, extra_env=FAULT_ENV)
+    start_beat()
+    for match_id in ids:
+        tasks.enqueue_match(match_id)
+    hit = running_match()
+    time.sleep(0.5)
+    os.killpg(paused.process.pid, signal.SIGSTOP)
+    fault_at = timezone.now()
+    other = start_worker(concurrency=1, extra_env=FAULT_ENV)
+    try:
+        # Paused longer than the match's own limit and than its lease.
+        time.sleep(MATCH_SECONDS + 3.0)
+    finally:
+        os.killpg(paused.process.pid, signal.SIGCONT)
+
+    assert_rated_once_and_uncharged(ids, [paused, other])
+    wait = reclaimed_after(hit.pk, fault_at)
+    print(f"\nSIGSTOP of a worker node: match {hit.pk} claimed again {wait:.1f}s after")
+    assert wait < BOUND
+    # The paused worker's own attempt ended lapsed (taken over) and its result, if it
+    # finished one after resuming, was discarded rather than recorded.
+    outcomes = set(MatchAttempt.objects.filter(match=hit).values_list("outcome", flat=True))
+    assert "lapsed" in outcomes and outcomes <= {"lapsed", "discarded", "interrupted", "recorded"}
+
+
+def test_duplicate_deliveries_play_and_rate_each_match_once(start_worker, start_beat):
+    matches = make_matches(2)
+    ids = [m.pk for m in matches]
+    workers = [start_worker(concurrency=1, extra_env=FAULT_ENV) for _ in range(2)]
+    start_beat()
+    for _ in range(3):
+        for match_id in ids:
+            tasks.enqueue_match(match_id)
+    assert_rated_once_and_uncharged(ids, workers)
+    assert all(m.attempts == 1 for m in Match.objects.filter(pk__in=ids))
+    assert MatchAttempt.objects.filter(match_id__in=ids).count() == len(ids)
+
+
+# --- the broker restarted (its own Redis, on a spare port) -----------------------------------
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class OwnRedis:
+    """A redis-server of this test's own, so the shared one is never touched."""
+
+    def __init__(self, folder: Path, persistent: bool) -> None:
+        self.port = free_port()
+        self.folder = folder
+        self.persistent = persistent
+        self.process: subprocess.Popen[bytes] | None = None
+        folder.mkdir(exist_ok=True)
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        command = ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1",
+                   "--dir", str(self.folder), "--save", ""]  # fmt: skip
+        if self.persistent:
+            command += ["--appendonly", "yes", "--appendfsync", "always"]
+        else:
+            command += ["--appendonly", "no"]
+        self.process = subprocess.Popen(
+            command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        import redis
+
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                redis.Redis.from_url(self.url).ping()
+                return
+            except redis.ConnectionError:
+                assert time.monotonic() < deadline, "redis-server did not start"
+                time.sleep(0.05)
+
+    def kill(self) -> None:
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait()
+            self.process = None
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("persistent", [False, True], ids=["no-persistence", "append-only"])
+def test_a_broker_restart_loses_no_match(start_worker, start_beat, tmp_path, persistent):
+    broker = OwnRedis(tmp_path / "redis", persistent)
+    broker.start()
+    try:
+        env = {**FAULT_ENV, "CELERY_BROKER_URL": broker.url, "ARENA_ORPHAN_SCAN_SECONDS": "1"}
+        matches = make_matches(2)
+        ids = [m.pk for m in matches]
+        workers = [start_worker(concurrency=1, extra_env=env) for _ in range(2)]
+        # Nothing is sent from here: the reaper finds the queued matches without a message
+        # (as after a send while the broker was down) and sends them.
+        start_beat(env)
+        running_match()
+        broker.kill()
+        time.sleep(5.0)
+        broker.start()
+        restarted = timezone.now()
+        assert_rated_once_and_uncharged(ids, workers)
+        waits = [
+            (
+                MatchAttempt.objects.get(match_id=i, outcome="recorded").started_at - restarted
+            ).total_seconds()
+            for i in ids
+        ]
+        late = [w for w in waits if w > 0]
+        print(
+            f"\nRedis restart ({'append-only' if persistent else 'no persistence'}): "
+            f"{len(late)} matches claimed after it, the last {max(late, default=0):.1f}s after"
+        )
+        assert max(late, default=0) < BOUND + 10  # + the matches played before them
+    finally:
+        broker.kill()
