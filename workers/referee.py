@@ -204,7 +204,9 @@ def _ask_all(
         table.asked = (seat, legal)
         bots[seats[seat]].post(
             table.spec.key,
-            {"type": "act", "observation": state.observation(seat), "legal_actions": legal},
+            # The observation last: a bot that asked for lazy observations has it
+            # decoded only when it reads it (bots/sdk/runner.py).
+            {"type": "act", "legal_actions": legal, "observation": state.observation(seat)},
         )
     for bot in bots:
         bot.flush()
