@@ -22,8 +22,8 @@ def write(tmp_path: Path, text: str, name: str = "bot.py") -> Path:
     return path
 
 
-def converse(bot: Path, *messages: dict) -> tuple[list[dict], int, str]:
-    lines = "".join(json.dumps(m) + "\n" for m in messages)
+def converse(bot: Path, *messages: dict, separators=None) -> tuple[list[dict], int, str]:
+    lines = "".join(json.dumps(m, separators=separators) + "\n" for m in messages)
     done = subprocess.run(
         [sys.executable, "-I", "-S", str(RUNNER), str(bot)],
         input=lines,
@@ -239,11 +239,6 @@ def act(observation, legal_actions):
 """
 
 
-def compact(message: dict) -> str:
-    """A line as the referee writes it (orjson: no spaces; the observation last)."""
-    return json.dumps(message, separators=(",", ":"))
-
-
 def test_a_lazy_bot_reads_the_same_observation_and_actions_as_a_plain_one(tmp_path):
     lazy = write(tmp_path, LAZY_BOT, "lazy.py")
     plain = write(tmp_path, LAZY_BOT.replace("= True", "= False"), "plain.py")
@@ -257,18 +252,12 @@ def test_a_lazy_bot_reads_the_same_observation_and_actions_as_a_plain_one(tmp_pa
         {"type": "act", "legal_actions": ["look"], "observation": observation},
         {"match": 4, "type": "end", "result": {}},
     ]
-    text = "".join(compact(m) + "\n" for m in lines)
     answers = {}
     for bot in (lazy, plain):
-        done = subprocess.run(
-            [sys.executable, "-I", "-S", str(RUNNER), str(bot)],
-            input=text,
-            capture_output=True,
-            text=True,
-            timeout=20,
-        )
-        assert done.returncode == 0, done.stderr
-        answers[bot.name] = [json.loads(line) for line in done.stdout.splitlines()]
+        # Compact, as the referee writes lines (orjson: no spaces).
+        replies, code, stderr = converse(bot, *lines, separators=(",", ":"))
+        assert code == 0, stderr
+        answers[bot.name] = replies
     look = [1, [1.5, None, "é"], True, ["big", "seat", "x"], 3, True]
     assert answers["lazy.py"] == answers["plain.py"]
     assert answers["lazy.py"] == [
