@@ -38,7 +38,7 @@ from typing import Any
 
 import engine
 from bots.sdk.runner import load_bot
-from workers.launchers import PROJECT_ROOT, TrustedProcessLauncher
+from workers.launchers import PROJECT_ROOT, TrustedProcessLauncher, launch_all
 from workers.limits import Limits
 from workers.players import BotProcess, InProcessBot, InProcessPlayer, ProcessPlayer
 from workers.referee import SetMatch, play_match, play_set
@@ -173,6 +173,12 @@ def _set_specs(size: int, first_seed: int, seats: int) -> list[SetMatch]:
     ]
 
 
+def _started(process: subprocess.Popen[bytes] | Exception) -> subprocess.Popen[bytes]:
+    if isinstance(process, Exception):
+        raise process
+    return process
+
+
 def _own_cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return usage.ru_utime + usage.ru_stime
@@ -196,7 +202,9 @@ def bench_set(
         decisions += sum(outcome.decisions for outcome in inside)
 
         cpu_before, started = _own_cpu(), time.perf_counter()
-        bots = [BotProcess(launcher.launch(bot, limits), limits, size) for _ in range(seats)]
+        # Started side by side, as a worker starts a set's bots (workers/launchers.py).
+        launched = launch_all(launcher, [bot] * seats, limits)
+        bots = [BotProcess(_started(process), limits, size) for process in launched]
         played = play_set(game, specs, bots)
         wall["sandboxed"] += time.perf_counter() - started
         cpu["sandboxed"] += _own_cpu() - cpu_before + sum(b.cpu_used or 0.0 for b in bots)

@@ -30,6 +30,9 @@ from workers.protocol import (
     encode_line,
 )
 
+# How old the cgroup readings a move's charge starts from may be (see `_charged`).
+READINGS_MAX_AGE = 0.01
+
 
 @dataclass
 class _Request:
@@ -65,7 +68,7 @@ class BotProcess:
         self._clock = 0.0  # when the bot could start on the oldest unanswered request
         self._starved_at: float | None = None
         self._cpu_at: float | None = None
-        self._sent_at = 0.0
+        self._read_at = -READINGS_MAX_AGE  # when the cgroup readings were last taken
         assert process.stdout is not None and process.stderr is not None
         for stream in (process.stdout, process.stderr):
             os.set_blocking(stream.fileno(), False)
@@ -102,9 +105,10 @@ class BotProcess:
         now = time.monotonic()
         if not any(request.deadline for request in self._requests):
             self._clock = now  # nothing was in flight: the bot starts on these now
-        self._sent_at = now
-        self._starved_at = self._measure("starved_seconds")
-        self._cpu_at = self._measure("cpu_seconds")
+        if now - self._read_at > READINGS_MAX_AGE:
+            self._read_at = now
+            self._starved_at = self._measure("starved_seconds")
+            self._cpu_at = self._measure("cpu_seconds")
         # A write may need the bot to read first (a full pipe): it gets the first
         # request's time to do so.
         budget = self._requests[0].budget if self._requests else self.limits.move_seconds
@@ -310,10 +314,11 @@ class BotProcess:
         """Time a move counts against the bot: wall time, less the time it was runnable
         but waited for a CPU, and never less than the CPU it used.
 
-        The readings are taken once per write (not per move: that would cost more than a
-        quick bot's move), so for the later requests of a batch both are bounds over
-        the batch so far: lenient on starvation, and the CPU used before this move
-        started is taken off (one core at most)."""
+        The readings are taken at a write at most every READINGS_MAX_AGE (not per move,
+        nor per write: two cgroup files read per write cost ~0.5 ms a match of quick
+        bots), so both are bounds over the time since the reading: lenient on
+        starvation, and the CPU used before this move started is taken off (one core at
+        most). A move is charged at most READINGS_MAX_AGE less than its exact figure."""
         wall = now - started
         starved_now = self._measure("starved_seconds")
         if self._starved_at is None or starved_now is None:
@@ -322,7 +327,7 @@ class BotProcess:
         cpu_now = self._measure("cpu_seconds")
         cpu = 0.0
         if self._cpu_at is not None and cpu_now is not None:
-            cpu = max(0.0, cpu_now - self._cpu_at - max(0.0, started - self._sent_at))
+            cpu = max(0.0, cpu_now - self._cpu_at - max(0.0, started - self._read_at))
         return max(wall - starved, cpu)
 
     def _write(self, data: bytes, deadline: float) -> Forfeit | None:

@@ -15,8 +15,9 @@ from __future__ import annotations
 import contextlib
 import selectors
 import subprocess
+import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
 from bots.sdk.runner import LoadedBot
@@ -27,6 +28,7 @@ from workers.protocol import LONE, Answer, Forfeit
 __all__ = [
     "Bot",
     "BotProcess",
+    "close_all",
     "Forfeit",
     "InProcessBot",
     "InProcessPlayer",
@@ -150,6 +152,39 @@ def wait_for_answers(bots: Iterable[Bot], selector: selectors.BaseSelector) -> N
         _read(selector, selector.select(0))
         for bot in late:
             bot.check_time(time.monotonic())
+
+
+def close_all(bots: Sequence[Bot]) -> list[str]:
+    """Close a set's bots side by side; each one's stderr, in order.
+
+    A sandbox's end waits mostly on the kernel (its pid namespace torn down, its
+    cgroup removed): ~7 ms wall and under 1 ms of CPU each, so the set's bots end
+    together rather than one after another. If a close raises, the others still
+    close and the first such exception is raised afterwards."""
+    texts = [""] * len(bots)
+    errors: list[BaseException] = []
+
+    def close(index: int) -> None:
+        try:
+            texts[index] = bots[index].close()
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [
+        threading.Thread(target=close, args=(index,))
+        for index, bot in enumerate(bots)
+        if index and isinstance(bot, BotProcess)
+    ]
+    for thread in threads:
+        thread.start()
+    for index, bot in enumerate(bots):
+        if not index or not isinstance(bot, BotProcess):
+            close(index)
+    for thread in threads:
+        thread.join()
+    if errors:
+        raise errors[0]
+    return texts
 
 
 def _read(selector: selectors.BaseSelector, events: list[Any]) -> None:

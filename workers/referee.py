@@ -25,7 +25,7 @@ from typing import Any
 
 import engine
 from engine.core.ranking import ranks_from_keys
-from workers.players import Bot, Forfeit, Player, wait_for_answers, watch
+from workers.players import Bot, Forfeit, Player, close_all, wait_for_answers, watch
 
 HEARTBEAT_SECONDS = 60.0
 
@@ -142,7 +142,7 @@ def play_set(
         raise ValueError("two matches of the set have the same key")
     started = time.monotonic()
     deadline = started + match_seconds * len(tables) if match_seconds else None
-    stderr: list[str] = [""] * len(bots)
+    stderr: list[str] = []
     selector = selectors.DefaultSelector()
     try:
         for bot in bots:
@@ -172,8 +172,7 @@ def play_set(
         for bot in bots:
             bot.flush()  # the last matches' end messages
     finally:
-        for index, bot in enumerate(bots):
-            stderr[index] = bot.close()
+        stderr = close_all(bots)
         selector.close()
     return [_outcome(table, stderr) for table in tables]
 
@@ -205,7 +204,9 @@ def _ask_all(
         table.asked = (seat, legal)
         bots[seats[seat]].post(
             table.spec.key,
-            {"type": "act", "observation": state.observation(seat), "legal_actions": legal},
+            # The observation last: a bot that asked for lazy observations has it
+            # decoded only when it reads it (bots/sdk/runner.py).
+            {"type": "act", "legal_actions": legal, "observation": state.observation(seat)},
         )
     for bot in bots:
         bot.flush()

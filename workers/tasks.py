@@ -52,7 +52,7 @@ from workers.claims import (
     read_and_claim,  # noqa: F401  (the one-match claim, kept here)
     read_and_claim_set,
 )
-from workers.launchers import Launcher, get_launcher
+from workers.launchers import Launcher, get_launcher, launch_all
 from workers.lease import Lease
 from workers.limits import Limits, LimitsError
 from workers.players import BotProcess
@@ -157,14 +157,18 @@ def play_claimed_set(
     with tempfile.TemporaryDirectory(prefix=prefix, dir=scratch_dir()) as folder:
         try:
             versions = {s.bot_version_id: s for _, seats in claimed for s in seats}
-            for version_id, _ in process_of:  # in the order of their indexes
-                seat = versions[version_id]
-                path = _bot_file(Path(folder), seat)
-                try:
-                    process = launcher.launch(path, limits)
-                except Exception as exc:
-                    raise InfrastructureFault(f"could not start seat {seat.seat}: {exc}") from exc
-                bots.append(BotProcess(process, limits, matches=len(claimed)))
+            # In the order of their indexes.
+            starting = [versions[version_id] for version_id, _ in process_of]
+            paths = [_bot_file(Path(folder), seat) for seat in starting]
+            started = launch_all(launcher, paths, limits)
+            for process in started:
+                if not isinstance(process, Exception):
+                    bots.append(BotProcess(process, limits, matches=len(claimed)))
+            for seat, process in zip(starting, started, strict=True):
+                if isinstance(process, Exception):
+                    raise InfrastructureFault(
+                        f"could not start seat {seat.seat}: {process}"
+                    ) from process
             try:
                 return play_set(first.game, specs, bots, limits.match_seconds, heartbeat)
             except Exception as exc:

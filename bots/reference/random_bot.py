@@ -7,6 +7,9 @@ the other matches' (module-level state lives for the whole set).
 
 import random
 
+# It never reads its observation: the runner need not decode it (bots/sdk/runner.py).
+LAZY_OBSERVATION = True
+
 
 class Bot:
     def __init__(self):

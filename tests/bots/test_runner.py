@@ -22,8 +22,8 @@ def write(tmp_path: Path, text: str, name: str = "bot.py") -> Path:
     return path
 
 
-def converse(bot: Path, *messages: dict) -> tuple[list[dict], int, str]:
-    lines = "".join(json.dumps(m) + "\n" for m in messages)
+def converse(bot: Path, *messages: dict, separators=None) -> tuple[list[dict], int, str]:
+    lines = "".join(json.dumps(m, separators=separators) + "\n" for m in messages)
     done = subprocess.run(
         [sys.executable, "-I", "-S", str(RUNNER), str(bot)],
         input=lines,
@@ -225,3 +225,65 @@ def test_the_fast_codec_loads_from_a_lib_folder_and_leaves_the_real_modules(tmp_
         [sys.executable, "-I", "-S", str(probe)], capture_output=True, text=True, timeout=20
     )
     assert done.stdout.splitlines() == ["True [1, 2.5] b'{\"a\":null}'", "[1] 1 False"], done.stderr
+
+
+LAZY_BOT = """
+LAZY_OBSERVATION = True
+seen = []
+
+def act(observation, legal_actions):
+    if legal_actions[0] == "look":
+        return [observation["seat"], observation.get("x", 0), "seat" in observation,
+                sorted(observation), len(observation), dict(observation) == {k: observation[k] for k in observation}]
+    return legal_actions[-1]
+"""
+
+
+def test_a_lazy_bot_reads_the_same_observation_and_actions_as_a_plain_one(tmp_path):
+    lazy = write(tmp_path, LAZY_BOT, "lazy.py")
+    plain = write(tmp_path, LAZY_BOT.replace("= True", "= False"), "plain.py")
+    observation = {"seat": 1, "x": [1.5, None, "é"], "big": 10**30}
+    lines = [
+        {"match": 4, **START},
+        # The referee's layout (the lazy path), then hand-typed orders (the whole line decoded).
+        {"match": 4, "type": "act", "legal_actions": ["look"], "observation": observation},
+        {"match": 4, "type": "act", "legal_actions": [["a", {"b": 2}]], "observation": {}},
+        {"match": 4, "type": "act", "observation": observation, "legal_actions": ["look"]},
+        {"type": "act", "legal_actions": ["look"], "observation": observation},
+        {"match": 4, "type": "end", "result": {}},
+    ]
+    answers = {}
+    for bot in (lazy, plain):
+        # Compact, as the referee writes lines (orjson: no spaces).
+        replies, code, stderr = converse(bot, *lines, separators=(",", ":"))
+        assert code == 0, stderr
+        answers[bot.name] = replies
+    look = [1, [1.5, None, "é"], True, ["big", "seat", "x"], 3, True]
+    assert answers["lazy.py"] == answers["plain.py"]
+    assert answers["lazy.py"] == [
+        {"match": 4, "action": look},
+        {"match": 4, "action": ["a", {"b": 2}]},
+        {"match": 4, "action": look},
+        {"action": look},
+    ]
+
+
+def test_split_act_takes_only_the_referees_layout():
+    from bots.sdk.runner import split_act
+
+    line = b'{"match":7,"type":"act","legal_actions":[1,"x"],"observation":{"a":[1,{"b":2}]}}\n'
+    match, legal, observation = split_act(line)  # type: ignore[misc]
+    assert (match, legal, observation.value()) == (7, [1, "x"], {"a": [1, {"b": 2}]})
+    assert observation == {"a": [1, {"b": 2}]} and observation["a"][1] == {"b": 2}
+    for other in (
+        b'{"type":"act","legal_actions":[1],"observation":{}}',  # no match: typed by hand
+        b'{"match":7,"type":"start","legal_actions":[1],"observation":{}}',
+        b'{"match":7,"type":"act","observation":{},"legal_actions":[1]}',
+        b'{"match":7,"type":"act","legal_actions":3,"observation":{}}',
+        b'{"match":7,"type":"act","legal_actions":[1,"observation":{}}',
+    ):
+        assert split_act(other) is None, other
+    # The observation itself is checked only when read (the referee wrote it).
+    broken = split_act(b'{"match":7,"type":"act","legal_actions":[1],"observation":{"a"}')
+    with pytest.raises(ValueError):
+        broken[2].value()  # type: ignore[index]

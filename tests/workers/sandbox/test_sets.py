@@ -9,6 +9,8 @@ match's id; and a set whose results equal the same matches played one by one.
 from __future__ import annotations
 
 import re
+import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -24,7 +26,7 @@ from tests.workers.sandbox.conftest import (
     prepare,
 )
 from tests.workers.sandbox.test_hostile_bots import FORFEITS
-from workers.launchers import PROJECT_ROOT
+from workers.launchers import PROJECT_ROOT, launch_all
 from workers.players import BotProcess, InProcessBot, InProcessPlayer, ProcessPlayer
 from workers.referee import MatchOutcome, SetMatch, play_match, play_set
 
@@ -166,3 +168,39 @@ def test_a_set_of_one_is_the_single_match_path(launcher, game):
     single = play_match(game, 5, players)
     inside = play_match(game, 5, [InProcessPlayer(load_bot(str(RANDOM_BOT))) for _ in range(2)])
     assert single.record == inside.record and not single.forfeits
+
+
+def test_bots_started_side_by_side_outlive_the_threads_that_started_them(launcher, game):
+    """`launch_all` starts a set's bots from short-lived threads: a process whose parent
+    thread has ended must keep running (no parent-death signal tied to that thread), in
+    the order asked, and close side by side leaving nothing behind."""
+    processes = launch_all(launcher, [RANDOM_BOT, HEURISTIC], FAST)
+    assert all(isinstance(p, subprocess.Popen) for p in processes)
+    time.sleep(0.3)  # the starting threads are long gone
+    assert [p.poll() for p in processes] == [None, None]  # type: ignore[union-attr]
+    bots = [BotProcess(p, FAST, 4) for p in processes]  # type: ignore[arg-type]
+    specs = rotated_set(4)
+    uids = [bot.process.uid for bot in bots]  # type: ignore[attr-defined]
+    played = play_set(game, specs, bots, FAST.match_seconds)
+    assert not any(outcome.forfeits for outcome in played)
+    inside = play_set(
+        game, specs, [InProcessBot(load_bot(str(p))) for p in (RANDOM_BOT, HEURISTIC)]
+    )
+    assert [o.record for o in played] == [o.record for o in inside]
+    assert_nothing_left(uids)  # closed side by side: nothing left of either sandbox
+
+
+def test_a_start_that_fails_is_returned_in_its_place_not_raised():
+    class HalfBroken:
+        name = "half"
+
+        def check(self) -> None: ...
+
+        def launch(self, bot_path, limits):
+            if bot_path.name == "bad.py":
+                raise OSError("no room")
+            return subprocess.Popen(["true"])
+
+    started = launch_all(HalfBroken(), [Path("a.py"), Path("bad.py"), Path("c.py")], FAST)
+    assert isinstance(started[1], OSError) and str(started[1]) == "no room"
+    assert [p.wait() for p in (started[0], started[2])] == [0, 0]  # type: ignore[union-attr]
