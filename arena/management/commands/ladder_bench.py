@@ -148,10 +148,11 @@ class Command(BaseCommand):
         if options["jobs"] < 1 or not 0 <= options["hash_seed"] <= 4294967295:
             raise CommandError("--jobs must be positive and --hash-seed in 0-4294967295")
         started = time.perf_counter()
-        results = _play_all(jobs, options["jobs"], options["hash_seed"])
-        if options["json"]:
-            for result in results:
-                self.stdout.write(json.dumps(result))
+        # Seed by seed, so an interrupted run has whole seeds of every case; with --json each
+        # run is printed as it finishes (a long benchmark on a busy machine keeps its part).
+        jobs.sort(key=lambda job: job["seed"])
+        show = (lambda r: self.stdout.write(json.dumps(r))) if options["json"] else None
+        results = _play_all(jobs, options["jobs"], options["hash_seed"], show)
         self._table(results, options, modes)
         self.stdout.write(f"total {time.perf_counter() - started:.0f} s")
 
@@ -195,14 +196,21 @@ class Command(BaseCommand):
                 )
 
 
-def _play_all(jobs: list[dict[str, Any]], processes: int, hash_seed: int) -> list[dict[str, Any]]:
+def _play_all(
+    jobs: list[dict[str, Any]], processes: int, hash_seed: int, show=None
+) -> list[dict[str, Any]]:
     """Play the runs in fresh interpreters started with a fixed hash seed (repeatable)."""
     previous = os.environ.get("PYTHONHASHSEED")
     os.environ["PYTHONHASHSEED"] = str(hash_seed)
     try:
         context = multiprocessing.get_context("spawn")
         with ProcessPoolExecutor(processes, mp_context=context) as pool:
-            return list(pool.map(_run, jobs))
+            results = []
+            for result in pool.map(_run, jobs):
+                if show is not None:
+                    show(result)
+                results.append(result)
+            return results
     finally:
         if previous is None:
             os.environ.pop("PYTHONHASHSEED", None)
