@@ -306,6 +306,8 @@ ARENA_LADDER_NEWCOMER_GAMES = env_int("ARENA_LADDER_NEWCOMER_GAMES", 10, minimum
 ARENA_LADDER_CRASH_PAUSE = env_int("ARENA_LADDER_CRASH_PAUSE", 5, minimum=1)
 # Share of tables drawn uniformly at random instead of for their information.
 ARENA_LADDER_EXPLORATION = env_float("ARENA_LADDER_EXPLORATION", 0.1, minimum=0.0)
+# Ladder tables as duplicate sets (every seat rotation on one seed) or played once each.
+ARENA_LADDER_DUPLICATE_SETS = env_bool("ARENA_LADDER_DUPLICATE_SETS", True)
 # Worker slots the ladder may fill; 0: ask the running workers (celery inspect), each minute.
 ARENA_LADDER_CAPACITY = env_int("ARENA_LADDER_CAPACITY", 0, minimum=0)
 # Queued + running ladder matches per worker slot, when a ladder sets no target depth.

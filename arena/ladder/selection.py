@@ -15,13 +15,25 @@ The order of concerns, each table at a time:
    uncertain ratings), times 1/√(1 + games already played by the pair): under-sampled
    pairs.
 
+   When the entrants carry a whole-history fit (`skill`, `skill_sd` in Elo points, from
+   arena/ratings/whole_history.py), the fit's own uncertainty drives it instead: a pair's
+   score is the expected cut in the variance of its skill difference from one more game,
+   v^2 I / (1 + v I) with v = sd_a^2 + sd_b^2 and I = p (1 - p) the outcome's Fisher
+   information (log-strength units), times the chance the pair is still mis-ordered,
+   2 Phi(-|skill_a - skill_b| / sqrt v): adjacent bots with overlapping intervals. A
+   foregone pair (p < 0.1 or > 0.9) scores almost nothing. The anchor is then the bot
+   with the best such pair, among owners within one table of the least served. The
+   exploration share decays with the intervals: `exploration` times the mean sd over
+   `Policy.exploration_sd` (at most 1).
+
 Fair share per owner: anchors go to the owner whose bots sat fewest seats recently
 (the caller's window plus this plan), and a further seat only to bots of owners within
 one table of the least-served owner among the candidates; an owner with fifty bots gets
 about the seats of an owner with one.
 
-Every table is played as a duplicate set (arena/ladder/tables.py), so a table of k bots
-costs k matches; a plan never spends more matches than its budget.
+With `Policy.duplicate_sets` (the default) a table is played as a duplicate set
+(arena/ladder/tables.py), so a table of k bots costs k matches; otherwise once, in its
+drawn rotation. A plan never spends more matches than its budget.
 """
 
 from __future__ import annotations
@@ -51,6 +63,9 @@ class Entrant:
     ladder_games: int = 0  # ladder matches of this version, finished or in flight
     active: bool = True
     paused: bool = False
+    # The latest whole-history fit, if the bot is in one (Elo points): skill and its sd.
+    skill: float | None = None
+    skill_sd: float | None = None
 
     def can_play(self) -> bool:
         return self.active and not self.paused
@@ -62,10 +77,11 @@ class Table:
 
     bots: tuple[int, ...]
     reason: str
+    rotations: int = 0  # matches played (0: every rotation, a duplicate set)
 
     @property
     def matches(self) -> int:
-        return len(self.bots)
+        return self.rotations or len(self.bots)
 
 
 @dataclass
@@ -89,6 +105,9 @@ class History:
 class Policy:
     newcomer_games: int = 10
     exploration: float = 0.1
+    duplicate_sets: bool = True
+    # With a fit, exploration is `exploration` * min(1, mean sd / this) (Elo points).
+    exploration_sd: float = 100.0
 
 
 def pair(a: int, b: int) -> tuple[int, int]:
@@ -105,6 +124,47 @@ def pair_information(a: Entrant, b: Entrant, played: int) -> float:
     closeness = 4.0 * expected * (1.0 - expected)
     spread = math.sqrt((uncertainty(a.games) ** 2 + uncertainty(b.games) ** 2) / 2.0)
     return closeness * (0.5 + spread) / math.sqrt(1.0 + played)
+
+
+ELO_PER_UNIT = 400.0 / math.log(10.0)
+FOREGONE = 0.1  # expected scores below this (or above 1 - this) teach almost nothing
+
+
+# A bot the fit has not seen yet (a newcomer since the last refit): its Elo, with the
+# fit's prior sd as its uncertainty.
+UNFITTED_SD = 400.0
+
+
+def skill_of(e: Entrant) -> tuple[float, float]:
+    """(skill, sd) in Elo points: the fit's, or the Elo rating with the prior's width."""
+    if e.skill is None or e.skill_sd is None:
+        return e.rating, UNFITTED_SD
+    return e.skill, e.skill_sd
+
+
+def fit_information(a: Entrant, b: Entrant) -> float:
+    """The fit's case for one more game between a and b."""
+    (skill_a, sd_a), (skill_b, sd_b) = skill_of(a), skill_of(b)
+    gap = (skill_a - skill_b) / ELO_PER_UNIT
+    variance = (sd_a**2 + sd_b**2) / ELO_PER_UNIT**2
+    p = 1.0 / (1.0 + math.exp(-gap))
+    information = p * (1.0 - p)
+    cut = variance * variance * information / (1.0 + variance * information)
+    misordered = math.erfc(abs(gap) / math.sqrt(2.0 * max(variance, 1e-12)))
+    foregone = 0.01 if min(p, 1.0 - p) < FOREGONE else 1.0
+    return cut * misordered * foregone
+
+
+def has_fit(pool: Mapping[int, Entrant]) -> bool:
+    """Whether the game has a fit (any entrant in it): then the fit drives the selection."""
+    return any(e.skill is not None and e.skill_sd is not None for e in pool.values())
+
+
+def exploration_share(pool: Mapping[int, Entrant], policy: Policy) -> float:
+    if not has_fit(pool):
+        return policy.exploration
+    mean_sd = sum(skill_of(e)[1] for e in pool.values()) / len(pool)
+    return policy.exploration * min(1.0, mean_sd / policy.exploration_sd)
 
 
 def plan_tables(
@@ -128,12 +188,15 @@ def plan_tables(
         Counter((history or History()).size_matches),
     )
     ladder_games = {bot: e.ladder_games for bot, e in pool.items()}
+    fitted = has_fit(pool)
     tables: list[Table] = []
     while True:
-        size = _next_size(table_sizes, len(pool), budget, seen)
+        size = _next_size(table_sizes, len(pool), budget, seen, policy.duplicate_sets)
         if size is None:
             return tables
-        table = _one_table(pool, owners, ladder_games, size, rng, policy, seen)
+        table = _one_table(pool, owners, ladder_games, size, rng, policy, seen, fitted)
+        if not policy.duplicate_sets:
+            table = Table(table.bots, table.reason, rotations=1)
         tables.append(table)
         budget -= table.matches
         seen.add(table.bots, owners, table.matches)
@@ -141,9 +204,11 @@ def plan_tables(
             ladder_games[bot] += table.matches
 
 
-def _next_size(sizes: Sequence[int], bots: int, budget: int, seen: History) -> int | None:
+def _next_size(
+    sizes: Sequence[int], bots: int, budget: int, seen: History, duplicate: bool = True
+) -> int | None:
     """The size whose tables had the fewest matches, among those that fit."""
-    possible = [s for s in sizes if s <= bots and s <= budget]
+    possible = [s for s in sizes if s <= bots and (s if duplicate else 1) <= budget]
     if not possible:
         return None
     return min(possible, key=lambda s: (seen.size_matches[s], s))
@@ -157,19 +222,23 @@ def _one_table(
     rng: random.Random,
     policy: Policy,
     seen: History,
+    fitted: bool = False,
 ) -> Table:
     newcomers = [b for b in pool if ladder_games[b] < policy.newcomer_games]
     if newcomers:
         anchor = _fairest(newcomers, owners, seen, rng, key=lambda b: ladder_games[b])
         reason = NEWCOMER
-    elif rng.random() < policy.exploration:
+    elif rng.random() < exploration_share(pool, policy):
         return Table(_random_table(pool, owners, size, rng), EXPLORE)
+    elif fitted:
+        anchor = _best_anchor(pool, owners, seen, rng, size)
+        reason = INFORMATIVE
     else:
         anchor = _fairest(list(pool), owners, seen, rng, key=lambda b: -uncertainty(pool[b].games))
         reason = INFORMATIVE
     table = [anchor]
     while len(table) < size:
-        table.append(_best_addition(table, pool, owners, seen, rng, size))
+        table.append(_best_addition(table, pool, owners, seen, rng, size, fitted))
     # The anchor need not sit first: the set rotates every seat anyway, but the rotation
     # that starts the set is drawn, so seat 0 is not always the newcomer.
     shift = rng.randrange(size)
@@ -186,13 +255,41 @@ def _fairest(candidates, owners, seen: History, rng: random.Random, key) -> int:
     return rng.choice(sorted(b for b in mine if key(b) == best))
 
 
-def _best_addition(table, pool, owners, seen: History, rng: random.Random, size: int) -> int:
-    candidates = [b for b in pool if b not in table]
-    # Fair share: only owners within one table's seats of the least-served candidate owner.
+def _within_fair_share(candidates, owners, seen: History, size: int) -> list[int]:
+    """Bots of owners within one table's seats of the least-served candidate owner."""
     least = min(seen.owner_seats[owners[b]] for b in candidates)
-    fair = [b for b in candidates if seen.owner_seats[owners[b]] <= least + size]
+    return [b for b in candidates if seen.owner_seats[owners[b]] <= least + size]
+
+
+# The anchor's best pair is looked for among this many neighbours on each side in the
+# skill order: beyond them the mis-ordering factor is negligible (and a tick stays O(n)).
+NEIGHBOURS = 4
+
+
+def _best_anchor(pool, owners, seen: History, rng: random.Random, size: int) -> int:
+    """The fair-share bot whose best pair (among its skill neighbours) the fit most wants."""
+    fair = _within_fair_share(list(pool), owners, seen, size)
+    order = sorted(pool, key=lambda b: (skill_of(pool[b])[0], b))
+    place = {b: i for i, b in enumerate(order)}
+
+    def best_pair(bot: int) -> float:
+        i = place[bot]
+        near = order[max(0, i - NEIGHBOURS) : i] + order[i + 1 : i + 1 + NEIGHBOURS]
+        return max(fit_information(pool[bot], pool[other]) for other in near)
+
+    scored = [(best_pair(b), rng.random(), b) for b in fair]
+    return max(scored)[2]
+
+
+def _best_addition(
+    table, pool, owners, seen: History, rng: random.Random, size: int, fitted: bool = False
+) -> int:
+    candidates = [b for b in pool if b not in table]
+    fair = _within_fair_share(candidates, owners, seen, size)
 
     def information(candidate: int) -> float:
+        if fitted:
+            return sum(fit_information(pool[candidate], pool[member]) for member in table)
         return sum(
             pair_information(
                 pool[candidate], pool[member], seen.pair_games[pair(candidate, member)]

@@ -6,31 +6,43 @@ of p. Matches are played by the engine in this process; ratings move through
 arena.ratings (the Elo the arena uses: ranked tables decomposed pairwise, cooperative
 tables against the game's own rating), summed per bot as arena/services/results.py does.
 
-Two ways to choose tables of one size are compared:
-- "ladder": arena/ladder/selection.py's plan (newcomers, information, exploration),
+Ways to choose tables of one size (`MODES`):
+- "ladder": arena/ladder/selection.py's plan (newcomers, information, exploration) fed
+  by a whole-history fit of every result so far (arena/ratings/whole_history.py, refit
+  every `refit_every` matches, warm-started, as the service reads the last SkillFit),
   each table played as a duplicate set (one seed, every seat rotation);
+- "ladder-single": the same selection, each table played once (one rotation);
+- "ladder-elo": the selection fed by Elo ratings and game counts only (the service's
+  fallback before a game's first fit), duplicate sets;
 - "random": uniformly random tables in random seat order, a fresh seed each match.
+Cooperative games have no competitive fit: every ladder mode selects by Elo there.
 
-After every `every` matches the leaderboard (bots by rating) is compared with the true
-order by Spearman's rank correlation; the figure reported is the number of matches from
-which it stays at or above the threshold up to the end of the run (None if it never
-does). Used by `python manage.py ladder_bench`.
+After every `every` matches two leaderboards are compared with the true order by
+Spearman's rank correlation: the live Elo's, and the whole-history fit's (the product's
+`?order=skill`, same code); the figure reported is the number of matches from which it
+stays at or above the threshold up to the end of the run (None if it never does). Used
+by `python manage.py ladder_bench`.
 """
 
 from __future__ import annotations
 
 import importlib.util
-import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 import engine
 from arena.ladder.selection import Entrant, History, Policy, plan_tables
 from arena.ladder.tables import duplicate_seatings
 from arena.ratings import INITIAL_RATING, rate_cooperative, rate_ranked
+from arena.ratings.plackett_luce import from_seat_arrays
+from arena.ratings.whole_history import SkillFit, fit_skills
+
+MODES = ("ladder", "ladder-single", "ladder-elo", "random")
 
 Act = Callable[[Any, list[Any]], Any]
 
@@ -86,32 +98,36 @@ def spearman(truth: Sequence[float], estimate: Sequence[float]) -> float:
     return 1.0 - 6.0 * sum((x - y) ** 2 for x, y in zip(a, b, strict=True)) / (n * (n * n - 1))
 
 
-def bradley_terry(
-    bots: int, wins: dict[tuple[int, int], float], iterations: int = 200
-) -> list[float]:
-    """Bradley–Terry strengths (log scale) by Hunter's MM algorithm, over pairwise wins.
+@dataclass
+class Results:
+    """Every ranked result so far as seat rows, and the whole-history fit over them."""
 
-    `wins[(i, j)]` is how often i beat j (a draw counts half to each). Every pair also
-    gets one virtual game split evenly (a weak prior), so the fit exists from the start.
-    """
-    won = [0.0] * bots
-    games: dict[tuple[int, int], float] = {}
-    for i in range(bots):
-        for j in range(i + 1, bots):
-            games[(i, j)] = 1.0 + wins.get((i, j), 0.0) + wins.get((j, i), 0.0)
-            won[i] += 0.5 + wins.get((i, j), 0.0)
-            won[j] += 0.5 + wins.get((j, i), 0.0)
-    gamma = [1.0] * bots
-    for _ in range(iterations):
-        denominator = [0.0] * bots
-        for (i, j), n in games.items():
-            share = n / (gamma[i] + gamma[j])
-            denominator[i] += share
-            denominator[j] += share
-        gamma = [won[i] / denominator[i] for i in range(bots)]
-        total = sum(gamma)
-        gamma = [g * bots / total for g in gamma]
-    return [math.log(g) for g in gamma]
+    bots: int
+    match: list[int] = field(default_factory=list)
+    item: list[int] = field(default_factory=list)
+    rank: list[int] = field(default_factory=list)
+    tables: int = 0
+    fit: SkillFit | None = None
+
+    def add(self, seating: Sequence[int], ranks: Sequence[int]) -> None:
+        for bot, rank in zip(seating, ranks, strict=True):
+            self.match.append(self.tables)
+            self.item.append(bot)
+            self.rank.append(rank)
+        self.tables += 1
+
+    def fitted(self) -> SkillFit:
+        """A fit of everything so far (warm-started from the kept one, which it leaves)."""
+        data = from_seat_arrays(
+            self.bots, np.array(self.match), np.array(self.item), np.array(self.rank)
+        )
+        start = None if self.fit is None else self.fit.theta
+        return fit_skills(data, start=start, rank_draws=0)
+
+    def refit(self) -> SkillFit:
+        """The fit the selection reads, refreshed."""
+        self.fit = self.fitted()
+        return self.fit
 
 
 @dataclass
@@ -124,7 +140,7 @@ class Run:
     reached: int | None = None  # matches after which Spearman of the Elo board stayed >= threshold
     final: float = 0.0
     curve: list[tuple[int, float]] = field(default_factory=list)
-    # The same for a Bradley–Terry fit of every result so far (ranked games only).
+    # The same for the whole-history fit of every result so far (ranked games only).
     fit_reached: int | None = None
     fit_curve: list[tuple[int, float]] = field(default_factory=list)
 
@@ -167,9 +183,14 @@ def simulate(
     policy: Policy | None = None,
     tick: int = 8,
     duplicate: bool = True,
+    refit_every: int = 8,
 ) -> Run:
     """One run of a simulated ladder; see the module docstring."""
+    if mode not in MODES:
+        raise ValueError(f"unknown mode {mode!r}")
     policy = policy or Policy()
+    if mode == "ladder-single":
+        policy = Policy(policy.newcomer_games, policy.exploration, False, policy.exploration_sd)
     game = engine.get_game(game_name)
     rng = random.Random(f"ladder-bench:{game_name}:{size}:{mode}:{seed}")
     strengths = [i / (bots - 1) for i in range(bots)]
@@ -181,30 +202,29 @@ def simulate(
     owners = {bot: bot for bot in range(bots)}  # one owner per bot: fair share is moot here
     run = Run(game_name, size, mode, seed)
 
-    pair_wins: dict[tuple[int, int], float] = {}
+    results = Results(bots)
+    use_fit = mode in ("ladder", "ladder-single") and not game.cooperative
 
     def played(seating: Sequence[int], match_seed: int) -> None:
         result = play(game, [players[b] for b in seating], match_seed)
         ratings.record(seating, result)
         history.add(seating, owners, 1)
         if not game.cooperative:
-            ranks = result["ranks"]
-            for a, first in enumerate(seating):
-                for b, second in enumerate(seating):
-                    if ranks[a] < ranks[b]:
-                        pair_wins[(first, second)] = pair_wins.get((first, second), 0.0) + 1
-                    elif ranks[a] == ranks[b] and a != b:
-                        pair_wins[(first, second)] = pair_wins.get((first, second), 0.0) + 0.5
+            results.add(seating, result["ranks"])
         run.matches += 1
+        if use_fit and run.matches % refit_every == 0:
+            results.refit()
         if run.matches % every == 0:
             board = [ratings.rating[b] for b in range(bots)]
             run.curve.append((run.matches, spearman(strengths, board)))
             if not game.cooperative:
-                fit = bradley_terry(bots, pair_wins)
-                run.fit_curve.append((run.matches, spearman(strengths, fit)))
+                # The judge's own fit: the selection keeps its refit cadence.
+                fit = results.fitted()
+                run.fit_curve.append((run.matches, spearman(strengths, list(fit.skill))))
 
     while run.matches < max_matches:
-        if mode == "ladder":
+        if mode != "random":
+            fit = results.fit if use_fit else None
             entrants = [
                 Entrant(
                     bot_id=b,
@@ -213,6 +233,8 @@ def simulate(
                     rating=ratings.rating[b],
                     games=ratings.games[b],
                     ladder_games=ratings.games[b],
+                    skill=None if fit is None else float(fit.skill[b]),
+                    skill_sd=None if fit is None else float(fit.sd[b]),
                 )
                 for b in range(bots)
             ]
@@ -222,7 +244,7 @@ def simulate(
                 break
             for table in tables:
                 match_seed = rng.getrandbits(62)
-                for seating in duplicate_seatings(table.bots):
+                for seating in duplicate_seatings(table.bots)[: table.matches]:
                     # Without duplicates (for comparison only), each rotation gets its own seed.
                     played(seating, match_seed if duplicate else rng.getrandbits(62))
         else:

@@ -5,7 +5,8 @@ match included, run before a version is stored, so every version passed validati
 latest version plays; a new version replaces the old one, keeping the bot's rating; a
 deactivated bot leaves. `schedule_ladders` is called by the beat task every few seconds:
 it pauses crash-looping versions, then tops each running ladder up to its target depth
-with duplicate sets chosen by arena/ladder/selection.py, in one transaction per game that
+with tables chosen by arena/ladder/selection.py (fed by the game's latest whole-history
+SkillFit when it has one, by Elo before), in one transaction per game that
 holds the ladder row's lock (two ticks at once never overfill it), and enqueues the new
 matches on the ladder queue after commit.
 """
@@ -30,9 +31,21 @@ from arena.ladder.crashes import SeatRecord, crash_loop
 from arena.ladder.depth import auto_depth, room, split_depth
 from arena.ladder.selection import Entrant, History, Policy, Table, plan_tables
 from arena.ladder.tables import default_table_sizes, duplicate_seatings
-from arena.models import Bot, BotVersion, Ladder, LadderEntry, Match, MatchSeat, MatchSet, Rating
+from arena.models import (
+    Bot,
+    BotVersion,
+    Ladder,
+    LadderEntry,
+    Match,
+    MatchSeat,
+    MatchSet,
+    Rating,
+    SkillEntry,
+)
 from arena.models.ladder import SETTINGS
 from arena.models.tournaments import enqueue_sets, load_enqueue_sets
+from arena.ratings.whole_history import Z_95
+from arena.services.skills import latest_fit
 
 log = logging.getLogger(__name__)
 
@@ -231,6 +244,24 @@ def running_ladders() -> dict[str, bool]:
 # ----- scheduling --------------------------------------------------------------------------
 
 
+def fitted_skills(game: str, bot_ids: list[int]) -> dict[int, tuple[float, float]]:
+    """{bot: (skill, sd)} in Elo points from the game's latest competitive fit, if any.
+
+    The sd is read back from the stored 95% interval. A cooperative fit's skill is a
+    contribution to a team against the game, not a strength against other seats, so
+    cooperative ladders keep selecting by Elo.
+    """
+    fit = latest_fit(game)
+    if fit is None or fit.cooperative:
+        return {}
+    return {
+        bot: (skill, (high - low) / (2 * Z_95))
+        for bot, skill, low, high in SkillEntry.objects.filter(
+            fit=fit, bot_id__in=bot_ids
+        ).values_list("bot_id", "skill", "skill_low", "skill_high")
+    }
+
+
 def entrants(game: str, entries: dict[int, LadderEntry]) -> list[Entrant]:
     bots = {
         b.pk: b
@@ -238,9 +269,11 @@ def entrants(game: str, entries: dict[int, LadderEntry]) -> list[Entrant]:
     }
     ratings = {r.bot_id: r for r in Rating.objects.filter(game=game, bot_id__in=list(entries))}
     played = ladder_games_by_version([e.version_id for e in entries.values()])
+    skills = fitted_skills(game, list(entries))
     found = []
     for bot_id, entry in sorted(entries.items()):
         rating = ratings.get(bot_id)
+        skill, sd = skills.get(bot_id, (None, None))
         found.append(
             Entrant(
                 bot_id=bot_id,
@@ -251,6 +284,8 @@ def entrants(game: str, entries: dict[int, LadderEntry]) -> list[Entrant]:
                 ladder_games=played.get(entry.version_id, 0),
                 active=bots[bot_id].is_active,
                 paused=entry.is_paused(),
+                skill=skill,
+                skill_sd=sd,
             )
         )
     return found
@@ -336,7 +371,11 @@ def schedule_game(
         if budget == 0:
             return []
         since = now - timedelta(seconds=settings.ARENA_LADDER_WINDOW_SECONDS)
-        policy = Policy(ladder.newcomer_games, settings.ARENA_LADDER_EXPLORATION)
+        policy = Policy(
+            ladder.newcomer_games,
+            settings.ARENA_LADDER_EXPLORATION,
+            duplicate_sets=settings.ARENA_LADDER_DUPLICATE_SETS,
+        )
         tables = plan_tables(
             entrants(spec.name, entries),
             table_sizes(ladder),
@@ -355,8 +394,9 @@ def schedule_game(
 def create_sets(
     spec: engine.Game, tables: list[Table], versions: dict[int, int], rng: random.Random
 ) -> list[list[int]]:
-    """One MatchSet per table and one match per seat rotation, all on the set's seed.
+    """One MatchSet per table and one match per seat rotation played, all on the set's seed.
 
+    A duplicate set plays every rotation; a single table (duplicate sets off) its first.
     Returns each set's match ids, in rotation order."""
     if not tables:
         return []
@@ -375,7 +415,7 @@ def create_sets(
     planned = [
         (match_set, index, seating)
         for match_set, table in zip(sets, tables, strict=True)
-        for index, seating in enumerate(duplicate_seatings(table.bots))
+        for index, seating in enumerate(duplicate_seatings(table.bots)[: table.matches])
     ]
     matches = Match.objects.bulk_create(
         Match(

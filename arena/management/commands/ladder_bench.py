@@ -1,11 +1,13 @@
 """`python manage.py ladder_bench`: how many matches until the leaderboard is right.
 
 A simulated ladder (arena/ladder/simulation.py): bots of known strength, games played by
-the engine in this process, the arena's Elo, no database and no workers. For each game,
-at 2 players and at the game's default multiplayer size, it plays the ladder's selection
-and uniformly random tables, and prints the number of matches from which the Spearman
-correlation between the leaderboard and the true order stays at or above the threshold
-(to the end of the run; "-" if it never settles), and the ratio ladder / random.
+the engine in this process, the arena's Elo and whole-history fit, no database and no
+workers. For each game, at 2 players and at the game's default multiplayer size, it plays
+the ladder's selection (`--modes`: the fit-driven ladder with duplicate sets, the same
+with single tables, the Elo-driven selection) and uniformly random tables, and prints
+the number of matches from which the Spearman correlation between each leaderboard (the
+live Elo's and the fit's) and the true order stays at or above the threshold (to the end
+of the run; "-" if it never settles), and the ratio mode / random.
 """
 
 from __future__ import annotations
@@ -24,10 +26,10 @@ from django.core.management.base import BaseCommand, CommandError
 
 import engine
 from arena.ladder.selection import Policy
-from arena.ladder.simulation import load_heuristic, simulate
+from arena.ladder.simulation import MODES, load_heuristic, simulate
 from arena.ladder.tables import default_table_sizes
 
-MODES = ("ladder", "random")
+DEFAULT_MODES = ["ladder", "random"]
 
 
 def _run(job: dict[str, Any]) -> dict[str, Any]:
@@ -84,6 +86,13 @@ class Command(BaseCommand):
             action="store_true",
             help="for comparison: the ladder's sets get a fresh seed per rotation",
         )
+        parser.add_argument(
+            "--modes",
+            nargs="+",
+            choices=MODES,
+            default=DEFAULT_MODES,
+            help="table choices to compare (default: ladder random); random is always played",
+        )
         parser.add_argument("--json", action="store_true", help="one JSON object per run too")
 
     def handle(self, *args, **options):
@@ -108,6 +117,7 @@ class Command(BaseCommand):
         if newcomer is None:
             newcomer = settings.ARENA_LADDER_NEWCOMER_GAMES
         directory = str(settings.ARENA_REFERENCE_BOTS_DIR)
+        modes = [m for m in MODES if m in options["modes"] or m == "random"]
         jobs = []
         for name in games:
             spec = engine.get_game(name)
@@ -118,7 +128,7 @@ class Command(BaseCommand):
                 if not max(2, spec.min_players) <= size <= min(spec.max_players, options["bots"]):
                     raise CommandError(f"{name} cannot seat {size} players at a ladder table")
                 for seed in range(options["first_seed"], options["first_seed"] + options["seeds"]):
-                    for mode in MODES:
+                    for mode in modes:
                         jobs.append(
                             {
                                 "game_name": name,
@@ -138,14 +148,15 @@ class Command(BaseCommand):
         if options["jobs"] < 1 or not 0 <= options["hash_seed"] <= 4294967295:
             raise CommandError("--jobs must be positive and --hash-seed in 0-4294967295")
         started = time.perf_counter()
-        results = _play_all(jobs, options["jobs"], options["hash_seed"])
-        if options["json"]:
-            for result in results:
-                self.stdout.write(json.dumps(result))
-        self._table(results, options)
+        # Seed by seed, so an interrupted run has whole seeds of every case; with --json each
+        # run is printed as it finishes (a long benchmark on a busy machine keeps its part).
+        jobs.sort(key=lambda job: job["seed"])
+        show = (lambda r: self.stdout.write(json.dumps(r))) if options["json"] else None
+        results = _play_all(jobs, options["jobs"], options["hash_seed"], show)
+        self._table(results, options, modes)
         self.stdout.write(f"total {time.perf_counter() - started:.0f} s")
 
-    def _table(self, results: list[dict[str, Any]], options) -> None:
+    def _table(self, results: list[dict[str, Any]], options, modes: list[str]) -> None:
         out = self.stdout
         out.write(
             f"{options['bots']} bots (p = i/{options['bots'] - 1}), runs of "
@@ -154,41 +165,52 @@ class Command(BaseCommand):
             "'-': not within the run)"
         )
         out.write(
-            f"{'game':<16}{'size':>5}  {'Elo: ladder':>12}{'random':>8}{'ratio':>7}"
-            f"   {'BT fit: ladder':>15}{'random':>8}{'ratio':>7}"
+            f"{'game':<16}{'size':>5} {'mode':<14}{'Elo board':>10}{'random':>8}{'ratio':>7}"
+            f"   {'fit board':>10}{'random':>8}{'ratio':>7}"
         )
         cases = sorted({(r["game"], r["size"]) for r in results})
         for game, size in cases:
             row = [r for r in results if r["game"] == game and r["size"] == size]
-            cells = []
-            for key in ("elo_reached", "fit_reached"):
-                found = {
-                    mode: _median(
-                        [r[key] for r in row if r["mode"] == mode], options["max_matches"]
+            for mode in modes:
+                if mode == "random":
+                    continue
+                cells = []
+                for key in ("elo_reached", "fit_reached"):
+                    cells.append(
+                        {
+                            name: _median(
+                                [r[key] for r in row if r["mode"] == name], options["max_matches"]
+                            )
+                            for name in (mode, "random")
+                        }
                     )
-                    for mode in MODES
-                }
-                cells.append(found)
-            out.write(
-                f"{game:<16}{size:>5}  "
-                + _cells(cells[0], 12)
-                + "   "
-                + (
-                    _cells(cells[1], 15)
-                    if engine.get_game(game).cooperative is False
-                    else f"{'(cooperative)':>15}{'':>8}{'':>7}"
+                out.write(
+                    f"{game:<16}{size:>5} {mode:<14}"
+                    + _cells(cells[0], mode, 10)
+                    + "   "
+                    + (
+                        _cells(cells[1], mode, 10)
+                        if engine.get_game(game).cooperative is False
+                        else f"{'(cooperative)':>15}{'':>8}{'':>2}"
+                    )
                 )
-            )
 
 
-def _play_all(jobs: list[dict[str, Any]], processes: int, hash_seed: int) -> list[dict[str, Any]]:
+def _play_all(
+    jobs: list[dict[str, Any]], processes: int, hash_seed: int, show=None
+) -> list[dict[str, Any]]:
     """Play the runs in fresh interpreters started with a fixed hash seed (repeatable)."""
     previous = os.environ.get("PYTHONHASHSEED")
     os.environ["PYTHONHASHSEED"] = str(hash_seed)
     try:
         context = multiprocessing.get_context("spawn")
         with ProcessPoolExecutor(processes, mp_context=context) as pool:
-            return list(pool.map(_run, jobs))
+            results = []
+            for result in pool.map(_run, jobs):
+                if show is not None:
+                    show(result)
+                results.append(result)
+            return results
     finally:
         if previous is None:
             os.environ.pop("PYTHONHASHSEED", None)
@@ -205,8 +227,8 @@ def _median(values: list[int | None], never: int) -> float | None:
     return statistics.median(never + 1 if v is None else v for v in values)
 
 
-def _cells(found: dict[str, float | None], width: int) -> str:
-    ladder, random_ = found["ladder"], found["random"]
+def _cells(found: dict[str, float | None], mode: str, width: int) -> str:
+    ladder, random_ = found[mode], found["random"]
     ratio = f"{ladder / random_:.2f}" if ladder and random_ else "-"
     show = lambda v: "-" if v is None else f"{v:.0f}"  # noqa: E731
     return f"{show(ladder):>{width}}{show(random_):>8}{ratio:>7}"

@@ -136,3 +136,36 @@ def test_a_deactivated_bot_is_waiting_and_never_scheduled(author, duel_bots, run
     )
     ids = run_on_commit(ladder_service.schedule_game, "duel", 10, random.Random(2))
     assert ids and not Match.objects.filter(pk__in=ids, seats__bot=bot).exists()
+
+
+def test_the_scheduler_reads_the_latest_fit_and_falls_back_to_elo(duel_bots, settings):
+    from django.utils import timezone
+
+    from arena.models import SkillEntry, SkillFit
+
+    entries = ladder_service.sync_entries("duel")
+    before = ladder_service.entrants("duel", entries)
+    assert all(e.skill is None and e.skill_sd is None for e in before)  # no fit yet: Elo
+    now = timezone.now()
+    old = SkillFit.objects.create(game="duel", fitted_at=now)
+    SkillEntry.objects.create(fit=old, bot=duel_bots[0], skill=1.0, skill_low=0.0, skill_high=2.0)
+    fit = SkillFit.objects.create(game="duel", fitted_at=now)
+    for bot, skill in zip(duel_bots[:2], (1600.0, 1400.0), strict=True):
+        # A 95% interval of +-1.96 * 50: the scheduler reads back an sd of 50.
+        SkillEntry.objects.create(
+            fit=fit, bot=bot, skill=skill, skill_low=skill - 98.0, skill_high=skill + 98.0
+        )
+    found = {e.bot_id: e for e in ladder_service.entrants("duel", entries)}
+    assert found[duel_bots[0].pk].skill == 1600.0 and found[duel_bots[1].pk].skill == 1400.0
+    assert found[duel_bots[0].pk].skill_sd == pytest.approx(50.0, rel=1e-3)
+    # Uploaded after the last refit: no skill, the selection uses its Elo with a wide sd.
+    assert found[duel_bots[2].pk].skill is None
+
+
+def test_single_tables_when_duplicate_sets_are_off(duel_bots, run_on_commit, settings):
+    settings.ARENA_LADDER_DUPLICATE_SETS = False
+    ids = run_on_commit(ladder_service.schedule_game, "duel", 5, random.Random(3))
+    assert len(ids) == 5
+    matches = Match.objects.filter(pk__in=ids)
+    assert all(m.set_index == 0 for m in matches)
+    assert len({m.match_set_id for m in matches}) == 5

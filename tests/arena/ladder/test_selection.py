@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import heapq
 import random
 from collections import Counter
@@ -111,9 +112,15 @@ def test_exploration_takes_its_share_of_tables():
     assert reasons[INFORMATIVE] and not reasons[NEWCOMER]
 
 
-def test_one_owner_with_many_bots_does_not_crowd_out_the_others():
-    # Owner 0 has ten bots, owners 1 and 2 one each.
+@pytest.mark.parametrize("with_fit", [False, True])
+def test_one_owner_with_many_bots_does_not_crowd_out_the_others(with_fit):
+    # Owner 0 has ten bots, owners 1 and 2 one each; Elo ratings only, or a fit too.
     entrants = veterans(12, owner_of=lambda i: 0 if i < 10 else i - 9)
+    if with_fit:
+        entrants = [
+            dataclasses.replace(e, skill=1500 + 15 * i, skill_sd=50.0)
+            for i, e in enumerate(entrants)
+        ]
     owners = {e.bot_id: e.owner_id for e in entrants}
     history = History()
     rng = random.Random(5)
@@ -219,3 +226,89 @@ def test_depth_covers_one_tick_of_short_matches_but_stays_bounded():
     assert auto_depth(2, 2.0, 5.0, 60.0) == 4  # long matches: the minimum per slot
     assert auto_depth(2, 2.0, 5.0, 0.001) == 100  # at most 50 per slot
     assert auto_depth(2, 2.0, 5.0, None) == 4
+
+
+# ----- selection driven by the whole-history fit ----------------------------------------------
+
+
+def fitted(skills_and_sds, owner_of=lambda i: i) -> list[Entrant]:
+    return [
+        Entrant(
+            bot_id=i,
+            owner_id=owner_of(i),
+            version_id=100 + i,
+            games=200,
+            ladder_games=200,
+            skill=skill,
+            skill_sd=sd,
+        )
+        for i, (skill, sd) in enumerate(skills_and_sds)
+    ]
+
+
+def test_the_fit_picks_the_pair_whose_order_is_least_certain():
+    # 0-1 and 2-3 are both 10 Elo apart; 2-3's intervals are wide, 0-1's narrow: 2-3 first.
+    entrants = fitted([(1500, 10), (1510, 10), (1700, 80), (1710, 80), (2100, 80)])
+    table = plan_tables(entrants, [2], 2, random.Random(10), Policy(10, 0.0))[0]
+    assert set(table.bots) == {2, 3} and table.reason == INFORMATIVE
+
+
+def test_fit_tables_seat_skill_neighbours_and_never_a_foregone_pair():
+    # Ten bots 120 Elo apart with 60 Elo sds: neighbours overlap, bots two apart barely.
+    entrants = fitted([(1000 + 120 * i, 60) for i in range(10)])
+    owners = {e.bot_id: e.owner_id for e in entrants}
+    history = History()
+    rng = random.Random(11)
+    shape = Counter()
+    for _ in range(100):
+        for table in plan_tables(entrants, [2, 3], 12, rng, Policy(10, 0.0), history):
+            history.add(table.bots, owners, table.matches)
+            ordered = sorted(table.bots)
+            shape[ordered[-1] - ordered[0] == len(ordered) - 1] += 1
+    # Seats go to neighbours in the skill order, except when the fair share (one owner per
+    # bot here: equal seats) leaves only a far bot within one table of the least served.
+    assert shape[True] >= 0.7 * sum(shape.values()), shape
+    # Fair share still holds: one owner per bot, so every bot gets about the same seats.
+    seats = history.owner_seats
+    assert max(seats.values()) - min(seats.values()) <= 3 * 3 + 3, seats
+
+
+def test_exploration_decays_as_the_intervals_shrink():
+    def share(sd: float) -> float:
+        rng = random.Random(13)
+        entrants = fitted([(1500 + 20 * i, sd) for i in range(12)])
+        reasons = Counter(
+            t.reason
+            for _ in range(300)
+            for t in plan_tables(entrants, [2], 10, rng, Policy(10, 0.3, exploration_sd=100))
+        )
+        return reasons[EXPLORE] / sum(reasons.values())
+
+    assert 0.25 <= share(200) <= 0.35  # wide intervals: the full share
+    assert 0.11 <= share(50) <= 0.19  # half the reference sd: half the share
+    assert share(5) <= 0.04
+
+
+def test_a_newcomer_still_comes_first_when_the_others_have_a_fit():
+    newcomer = Entrant(bot_id=99, owner_id=99, version_id=999, ladder_games=0)
+    entrants = [*fitted([(1500 + 30 * i, 40) for i in range(8)]), newcomer]
+    tables = plan_tables(entrants, [2], 20, random.Random(14), Policy(10, 0.2))
+    assert all(99 in t.bots and t.reason == NEWCOMER for t in tables[:5])
+    assert all(t.reason != NEWCOMER for t in tables[5:])
+
+
+def test_a_bot_missing_from_the_fit_counts_with_its_elo_and_a_wide_interval():
+    # Bot 9 joined after the last refit: Elo 1600, so the fit's neighbours 1590/1610 suit it.
+    late = Entrant(bot_id=9, owner_id=9, version_id=909, rating=1600, ladder_games=30)
+    entrants = [*fitted([(1000, 30), (1590, 30), (1610, 30), (2200, 30)]), late]
+    table = plan_tables(entrants, [2], 2, random.Random(16), Policy(10, 0.0))[0]
+    assert 9 in table.bots and set(table.bots) & {1, 2}
+
+
+def test_single_tables_cost_one_match_each_and_spend_the_budget():
+    entrants = fitted([(1500 + 30 * i, 40) for i in range(8)])
+    for budget in (0, 1, 5, 17):
+        tables = plan_tables(
+            entrants, [2, 3], budget, random.Random(15), Policy(10, 0.1, duplicate_sets=False)
+        )
+        assert len(tables) == budget and all(t.matches == 1 for t in tables)

@@ -10,7 +10,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from arena.ladder.simulation import (
-    bradley_terry,
+    Results,
     load_heuristic,
     simulate,
     spearman,
@@ -27,10 +27,18 @@ def test_spearman_matches_its_closed_form():
     assert spearman([1, 2, 3, 4, 5], [1, 2, 4, 3, 5]) == pytest.approx(0.9)
 
 
-def test_bradley_terry_of_two_players_is_the_closed_form_with_its_prior():
-    # 7 wins and 3 losses plus one virtual game split evenly: odds 7.5 / 3.5.
-    strengths = bradley_terry(2, {(0, 1): 7, (1, 0): 3}, iterations=500)
-    assert strengths[0] - strengths[1] == pytest.approx(math.log(7.5 / 3.5), abs=1e-6)
+def test_the_judged_fit_orders_bots_by_their_results_and_keeps_the_selections_fit():
+    results = Results(3)
+    for _ in range(8):
+        results.add([0, 1], [1, 2])
+        results.add([1, 2], [1, 2])
+        results.add([2, 0], [2, 1])
+    judged = results.fitted()
+    assert results.fit is None  # the judge's fit does not feed the selection
+    assert judged.skill[0] > judged.skill[1] > judged.skill[2]
+    kept = results.refit()
+    assert results.fit is kept and kept.skill == pytest.approx(judged.skill, abs=1e-3)
+    assert math.isclose(float(kept.skill.mean()), 1500.0)
 
 
 def test_stays_from_finds_the_last_dip():
@@ -39,12 +47,14 @@ def test_stays_from_finds_the_last_dip():
     assert stays_from([(10, 0.96), (20, 0.5)], 0.95) is None
 
 
-@pytest.mark.parametrize("mode", ["ladder", "random"])
+@pytest.mark.parametrize("mode", ["ladder", "ladder-single", "ladder-elo", "random"])
 def test_a_small_simulated_ladder_plays_real_games(mode):
     heuristic = load_heuristic(REFERENCE, "moonrollers")
     run = simulate("moonrollers", heuristic, 4, 2, mode, 1, 24, 4)
     assert run.matches == 24 and len(run.curve) == 6 and len(run.fit_curve) == 6
-    assert all(-1 <= rho <= 1 for _, rho in run.curve)
+    assert all(-1 <= rho <= 1 for _, rho in run.curve + run.fit_curve)
+    with pytest.raises(ValueError):
+        simulate("moonrollers", heuristic, 4, 2, "roulette", 1, 24, 4)
 
 
 def test_the_bench_command_prints_its_table_and_refuses_bad_flags():
@@ -64,7 +74,13 @@ def test_the_bench_command_prints_its_table_and_refuses_bad_flags():
         stdout=out,
     )
     text = out.getvalue()
-    assert "moonrollers" in text and "Elo: ladder" in text and "total" in text
-    for bad in (["--bots", "2"], ["--games", "chess"], ["--sizes", "9"], ["--threshold", "2"]):
+    assert "moonrollers" in text and "Elo board" in text and "total" in text
+    for bad in (
+        ["--bots", "2"],
+        ["--games", "chess"],
+        ["--sizes", "9"],
+        ["--threshold", "2"],
+        ["--modes", "x"],
+    ):
         with pytest.raises(CommandError):
             call_command("ladder_bench", "--games", "moonrollers", *bad, stdout=io.StringIO())
