@@ -64,6 +64,9 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "arena.urls"
+LOGIN_URL = "web-login"
+LOGIN_REDIRECT_URL = "web-my-bots"
+LOGOUT_REDIRECT_URL = "web-home"
 WSGI_APPLICATION = "arena.wsgi.application"
 
 TEMPLATES = [
