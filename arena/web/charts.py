@@ -81,7 +81,12 @@ def rating_chart(
         "skill": " ".join(skill_points),
         "band": " ".join(band_top + band_bottom[::-1]) if len(band_top) > 1 else "",
         "dots": [
-            {"x": x.at(i), "y": y.at(item["skill"])}
+            {
+                "x": x.at(i),
+                "y": y.at(item["skill"]),
+                "low": y.at(item["skill_low"]),
+                "high": y.at(item["skill_high"]),
+            }
             for i, (kind, _, item) in enumerate(events)
             if kind == "skill"
         ],
@@ -100,12 +105,14 @@ def bracket(ties: list[dict[str, Any]], names: dict[int, str]) -> dict[str, Any]
     stages: dict[Any, list[dict[str, Any]]] = {}
     for tie in ties:
         stages.setdefault((tie["stage"], tie["stage_round"]), []).append(tie)
-    box_w, box_h, gap_x, gap_y = 170, 44, 40, 14
+    box_w, box_h, gap_x, gap_y = 210, 44, 40, 14
     columns = sorted(stages, key=lambda key: (str(key[0]) != "main", key[1]))
     tallest = max(len(stages[c]) for c in columns)
     height = tallest * (box_h + gap_y) + gap_y
     boxes = []
+    placed: list[list[dict[str, Any]]] = []
     for col, key in enumerate(columns):
+        placed.append([])
         column = stages[key]
         slot = height / len(column)
         for row, tie in enumerate(column):
@@ -116,12 +123,12 @@ def bracket(ties: list[dict[str, Any]], names: dict[int, str]) -> dict[str, Any]
                 points = tie["points"].get(bot) if bot is not None else None
                 lines.append(
                     {
-                        "text": f"{f'({seed}) ' if seed else ''}{name}"[:22],
+                        "text": f"{f'({seed}) ' if seed else ''}{name}"[:26],
                         "points": "" if points is None else f"{points:g}",
                         "winner": bot is not None and bot == tie["winner"],
                     }
                 )
-            boxes.append(
+            placed[col].append(
                 {
                     "x": col * (box_w + gap_x) + 4,
                     "y": round(row * slot + (slot - box_h) / 2, 1),
@@ -132,7 +139,21 @@ def bracket(ties: list[dict[str, Any]], names: dict[int, str]) -> dict[str, Any]
                     "lines": lines,
                 }
             )
+    # Lines join each tie to the one its winner goes to, where a column halves the last.
+    links = []
+    for col in range(len(placed) - 1):
+        here, there = placed[col], placed[col + 1]
+        if len(there) * 2 != len(here) and len(there) != len(here):
+            continue
+        for row, box in enumerate(here):
+            target = there[row // 2 if len(there) * 2 == len(here) else row]
+            x1, y1 = box["x"] + box_w, box["y"] + box_h / 2
+            x2, y2 = target["x"], target["y"] + box_h / 2
+            mid = (x1 + x2) / 2
+            links.append(f"M{x1},{y1} H{mid} V{y2} H{x2}")
+    boxes = [box for column in placed for box in column]
     return {
+        "links": links,
         "width": len(columns) * (box_w + gap_x) + 8,
         "height": round(height),
         "boxes": boxes,

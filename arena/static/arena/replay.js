@@ -74,7 +74,7 @@
   var stage = el("div", { class: "step", "aria-live": "polite" });
   var slider = el("input", { type: "range", min: "0", value: "0", "aria-label": "Frame" });
   var counter = el("span", { id: "replay-counter" });
-  var playButton = el("button", { type: "button", id: "replay-play", text: "▶ Play" });
+  var playButton = el("button", { type: "button", id: "replay-play", text: "Play" });
   var speed = el("select", { id: "replay-speed", "aria-label": "Speed" });
   [["1000", "1 step/s"], ["400", "2.5 steps/s"], ["150", "7 steps/s"], ["40", "25 steps/s"]].forEach(function (o) {
     speed.appendChild(el("option", { value: o[0], text: o[1] }));
@@ -131,12 +131,12 @@
   function stop() {
     if (timer) clearInterval(timer);
     timer = null;
-    playButton.textContent = "▶ Play";
+    playButton.textContent = "Play";
   }
   function play() {
     if (timer) return stop();
     if (index >= frames.length - 1) show(0);
-    playButton.textContent = "⏸ Pause";
+    playButton.textContent = "Pause";
     timer = setInterval(function () {
       if (index >= frames.length - 1) return stop();
       show(index + 1);
@@ -153,10 +153,10 @@
     playButton.addEventListener("click", play);
     speed.addEventListener("change", function () { if (timer) { stop(); play(); } });
     root.appendChild(el("div", { class: "controls" }, [
-      button("replay-first", "First step", "⏮", function () { stop(); show(0); }),
-      button("replay-prev", "Previous step", "◀", function () { stop(); show(index - 1); }),
-      button("replay-next", "Next step", "▶", function () { stop(); show(index + 1); }),
-      button("replay-last", "Last step", "⏭", function () { stop(); show(frames.length - 1); }),
+      button("replay-first", "First step", "« First", function () { stop(); show(0); }),
+      button("replay-prev", "Previous step", "‹ Prev", function () { stop(); show(index - 1); }),
+      button("replay-next", "Next step", "Next ›", function () { stop(); show(index + 1); }),
+      button("replay-last", "Last step", "Last »", function () { stop(); show(frames.length - 1); }),
       playButton, speed,
     ]));
     root.appendChild(el("div", { class: "controls" }, [slider, counter]));
