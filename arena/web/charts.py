@@ -32,6 +32,18 @@ def value_range(values: list[float], margin: float = 0.05) -> tuple[float, float
     return low - extra, high + extra
 
 
+def thinned(points: list[Any], limit: int = 300) -> list[Any]:
+    """At most `limit` points, evenly spread, always keeping the first and the last.
+
+    A chart 640 units wide shows no more than that; a bot with thousands of matches
+    would otherwise send (and draw) thousands of invisible vertices.
+    """
+    if len(points) <= limit:
+        return points
+    step = (len(points) - 1) / (limit - 1)
+    return [points[round(i * step)] for i in range(limit)]
+
+
 def interval_bars(rows: list[dict[str, Any]], width: float = 120.0) -> None:
     """Give each leaderboard row with a skill interval its bar on a shared axis (in place)."""
     values = [

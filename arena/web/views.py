@@ -32,6 +32,7 @@ from arena.web import charts
 TOP_BOTS = 5
 PAGE_SIZE = 25
 RECENT_MATCHES = 20
+HISTORY_ROWS = 30
 
 
 def _games() -> list[engine.Game]:
@@ -51,9 +52,12 @@ def home(request: HttpRequest) -> HttpResponse:
             {
                 "game": game,
                 "top": top,
-                "ladder_matches": Match.objects.filter(
-                    game=game.name, purpose=Match.Purpose.LADDER
-                ).count(),
+                # The newest ladder match, found from the newest end of the (game, id)
+                # index: a count of a large table on every home page view would not be.
+                "last_ladder": Match.objects.filter(game=game.name, purpose=Match.Purpose.LADDER)
+                .order_by("-id")
+                .only("id", "created_at")
+                .first(),
                 "tournaments": [t for t in running if t.game == game.name],
             }
         )
@@ -120,6 +124,7 @@ def bot_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 request.session["flash"] = f"Version {version.number} passed validation."
                 return redirect("web-bot", pk=bot.pk)
     history = skill_service.history(bot.pk, bot.game)
+    elo, skill = history["elo"], history["skill"]
     seats = MatchSeat.objects.select_related("bot", "bot_version").defer("bot_version__source")
     recent = (
         Match.objects.filter(seats__bot=bot)
@@ -132,13 +137,17 @@ def bot_detail(request: HttpRequest, pk: int) -> HttpResponse:
         mine = [s for s in match.seats.all() if s.bot_id == bot.pk]
         matches.append({"match": match, "mine": mine, "seats": match.seats.all()})
     rating = bot.ratings.filter(game=bot.game).first()
+    chart = charts.rating_chart(charts.thinned(elo), charts.thinned(skill))
+    if chart is not None:
+        chart.update(matches=len(elo), fits=len(skill))
     context = {
         "bot": bot,
         "owner": owner,
         "versions": bot.versions.defer("source").order_by("-number"),
         "rating": rating,
-        "chart": charts.rating_chart(history["elo"], history["skill"]),
-        "history": history,
+        "chart": chart,
+        # The table alternative lists the latest events; the API has the whole history.
+        "history": {"elo": elo[-HISTORY_ROWS:][::-1], "skill": skill[-HISTORY_ROWS:][::-1]},
         "matches": matches,
         "ladder": getattr(bot, "ladder_entry", None) if hasattr(bot, "ladder_entry") else None,
         "form": form,

@@ -9,6 +9,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from arena.models import Bot, Match
+from arena.web import charts
 from bots.reference import builtin_path
 from tests.arena.web.site_data import PASSWORD, build_site
 
@@ -31,7 +32,7 @@ def test_every_page_renders_with_its_content(site, client):
     bot_id = site.bots["moon_bots"][0]
     bot = client.get(f"/bots/{bot_id}/")
     assert bot.status_code == 200
-    assert b"<polyline" in bot.content and b"Elo (line) after each of" in bot.content
+    assert b"<polyline" in bot.content and b"Elo (line) over 3 rated matches" in bot.content
     knockout = client.get(f"/tournaments/{site.knockout}/")
     assert knockout.status_code == 200
     assert b'class="bracket"' in knockout.content and b"Tie W1-1" in knockout.content
@@ -77,3 +78,11 @@ def test_sign_up_and_upload_through_the_forms(db, settings, client: Client):
     assert good.status_code == 200
     assert re.search(rb"rolly version 1 passed validation", good.content)
     assert b"rolly" in client.get("/my/bots/").content
+
+
+def test_long_histories_are_thinned_for_the_chart_keeping_both_ends():
+    points = list(range(5000))
+    thin = charts.thinned(points)
+    assert len(thin) == 300 and thin[0] == 0 and thin[-1] == 4999
+    assert thin == sorted(set(thin))
+    assert charts.thinned(points[:10]) == points[:10]
