@@ -21,8 +21,9 @@ from django.views.decorators.http import require_POST
 
 import engine
 from arena.errors import ArenaError
-from arena.models import Bot, Match, MatchSeat, Tournament
+from arena.models import Bot, LadderEntry, Match, MatchSeat, Tournament
 from arena.services import bots as bot_service
+from arena.services import ladder as ladder_service
 from arena.services import leaderboards as leaderboard_service
 from arena.services import skills as skill_service
 from arena.services import tournaments as tournament_service
@@ -149,11 +150,30 @@ def bot_detail(request: HttpRequest, pk: int) -> HttpResponse:
         # The table alternative lists the latest events; the API has the whole history.
         "history": {"elo": elo[-HISTORY_ROWS:][::-1], "skill": skill[-HISTORY_ROWS:][::-1]},
         "matches": matches,
-        "ladder": getattr(bot, "ladder_entry", None) if hasattr(bot, "ladder_entry") else None,
+        "ladder": _ladder_status(bot),
         "form": form,
         "flash": request.session.pop("flash", None),
     }
     return render(request, "web/bot.html", context)
+
+
+def _ladder_status(bot: Bot) -> ladder_service.BotLadderStatus:
+    """The same status the API shows (arena/services/ladder.py)."""
+    latest = bot.versions.order_by("-number").values_list("pk", flat=True).first()
+    entry = LadderEntry.objects.filter(bot=bot).first()
+    running = ladder_service.running_ladders().get(bot.game, True)
+    return ladder_service.bot_status(bot, latest, entry, running)
+
+
+@require_POST
+@login_required
+def bot_ladder_resume(request: HttpRequest, pk: int) -> HttpResponse:
+    bot = get_object_or_404(Bot, pk=pk)
+    try:
+        ladder_service.resume(bot, request.user)
+    except ArenaError as exc:
+        raise Http404(exc.message) from None
+    return redirect("web-bot", pk=bot.pk)
 
 
 @require_POST

@@ -7,8 +7,9 @@ import re
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
+from django.utils import timezone
 
-from arena.models import Bot, Match
+from arena.models import Bot, LadderEntry, Match
 from arena.web import charts
 from bots.reference import builtin_path
 from tests.arena.web.site_data import PASSWORD, build_site
@@ -55,6 +56,28 @@ def test_the_owner_sees_stderr_upload_and_pause(site, client):
     assert b"secret debug line" in page.content and b"Upload a new version" in page.content
     client.post(f"/bots/{bot_id}/active/", {"active": "0"})
     assert not Bot.objects.get(pk=bot_id).is_active
+
+
+def test_the_ladder_status_is_the_apis_and_the_owner_resumes(site, client):
+    bot = Bot.objects.get(pk=site.bots["moon_bots"][0])
+    LadderEntry.objects.create(
+        bot=bot,
+        version=bot.latest_version(),
+        entered_at=timezone.now(),
+        paused_at=timezone.now(),
+        pause_reason="3 crashes in a row",
+        pause_match_ids=[site.matches["moon_bots"]],
+    )
+    page = client.get(f"/bots/{bot.pk}/").content.decode()
+    api = client.get(f"/api/bots/{bot.pk}/").json()
+    assert api["ladder_status"] == "paused"
+    assert "<strong>paused</strong> — 3 crashes in a row" in page
+    assert "Put it back on the ladder" not in page  # only for the owner
+    assert client.login(username="pat", password=PASSWORD)
+    assert "Put it back on the ladder" in client.get(f"/bots/{bot.pk}/").content.decode()
+    client.post(f"/bots/{bot.pk}/ladder/resume/")
+    assert not LadderEntry.objects.get(bot=bot).is_paused()
+    assert "<strong>playing</strong>" in client.get(f"/bots/{bot.pk}/").content.decode()
 
 
 def test_sign_up_and_upload_through_the_forms(db, settings, client: Client):
