@@ -615,6 +615,16 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
         response = HttpResponse(text.encode(), content_type="application/json")
         return with_validators(response, status_, finished_at, f"replay-{pk}", public=True)
 
+    @extend_schema(
+        summary="The match step by step: decisions + 1 frames with spectator and seat views",
+        responses=s.FramesSerializer,
+    )
+    @action(detail=True, methods=["get"])
+    def frames(self, request, pk=None):
+        # Cached JSON text, handed out as is: re-rendering megabytes per request is the cost
+        # the cache exists to avoid.
+        return HttpResponse(frames_service.frames_json(int(pk)), content_type="application/json")
+
 
 def _validators(status_: str, finished_at, key: str) -> tuple[str, str] | None:
     """(ETag, Last-Modified) of a finished match's answers: they never change after."""
@@ -644,16 +654,6 @@ def with_validators(response, status_: str, finished_at, key: str, public: bool 
         response["ETag"], response["Last-Modified"] = validators
         response["Cache-Control"] = "public, max-age=3600" if public else "private, max-age=0"
     return response
-
-    @extend_schema(
-        summary="The match step by step: decisions + 1 frames with spectator and seat views",
-        responses=s.FramesSerializer,
-    )
-    @action(detail=True, methods=["get"])
-    def frames(self, request, pk=None):
-        # Cached JSON text, handed out as is: re-rendering megabytes per request is the cost
-        # the cache exists to avoid.
-        return HttpResponse(frames_service.frames_json(int(pk)), content_type="application/json")
 
 
 # --- leaderboards ---------------------------------------------------------------------------
