@@ -64,6 +64,9 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "arena.urls"
+LOGIN_URL = "web-login"
+LOGIN_REDIRECT_URL = "web-my-bots"
+LOGOUT_REDIRECT_URL = "web-home"
 WSGI_APPLICATION = "arena.wsgi.application"
 
 TEMPLATES = [
@@ -132,6 +135,18 @@ LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
+
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    # Replay frames (arena/services/frames.py): megabytes per match, shared by every web
+    # process and kept across restarts, so on disk rather than in each process's memory.
+    "frames": {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": env_str("FRAMES_CACHE_DIR", str(VAR_DIR / "cache" / "frames")),
+        "TIMEOUT": None,
+        "OPTIONS": {"MAX_ENTRIES": env_int("FRAMES_CACHE_ENTRIES", 2000, minimum=1)},
+    },
+}
 
 STATIC_URL = "static/"
 STATIC_ROOT = Path(env_str("STATIC_ROOT", str(VAR_DIR / "static")))

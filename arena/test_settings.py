@@ -30,3 +30,11 @@ ARENA_THROTTLE_RATES = {"anon": None, "user": None, "uploads": None}
 # a lease renewed from the heartbeat's own connection would wait on the test's row locks.
 # Tests of leases set their own length (and real workers get theirs in their environment).
 ARENA_LEASE_SECONDS = 3600.0
+
+# Parallel test workers each have their own database, so match ids repeat across them: each
+# keeps its replay frames in its own memory instead of the shared directory under var/.
+CACHES["frames"] = {  # noqa: F405
+    "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+    "LOCATION": "frames",
+    "TIMEOUT": None,
+}

@@ -960,3 +960,25 @@ class LadderUpdateSerializer(serializers.Serializer):
     table_sizes = serializers.ListField(child=serializers.IntegerField(), required=False)
     target_depth = serializers.IntegerField(required=False, allow_null=True)
     newcomer_games = serializers.IntegerField(required=False)
+
+
+class FrameSerializer(serializers.Serializer):
+    """One position of a replay (engine.frames): the schema of GET /api/matches/{id}/frames/."""
+
+    index = serializers.IntegerField(help_text="0 is the start; frame i follows action i-1")
+    actor = serializers.IntegerField(allow_null=True, help_text="the seat that acted")
+    action = serializers.JSONField(allow_null=True, help_text="what it played")
+    to_move = serializers.IntegerField(allow_null=True)
+    spectator = serializers.JSONField(help_text="what every seat sees alike; hidden parts null")
+    observations = serializers.ListField(
+        child=serializers.JSONField(), help_text="each seat's own observation, in seat order"
+    )
+    result = serializers.JSONField(allow_null=True, help_text="the result, on the last frame")
+
+
+class FramesSerializer(serializers.Serializer):
+    match = serializers.IntegerField()
+    game = serializers.CharField()
+    rules_version = serializers.CharField()
+    players = serializers.IntegerField()
+    frames = FrameSerializer(many=True)

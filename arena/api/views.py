@@ -49,6 +49,7 @@ from arena.models import (
 from arena.services import bots as bot_service
 from arena.services import challenges as challenge_service
 from arena.services import control
+from arena.services import frames as frames_service
 from arena.services import ladder as ladder_service
 from arena.services import leaderboards as leaderboard_service
 from arena.services import skills as skill_service
@@ -613,6 +614,16 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
             return cached
         response = HttpResponse(text.encode(), content_type="application/json")
         return with_validators(response, status_, finished_at, f"replay-{pk}", public=True)
+
+    @extend_schema(
+        summary="The match step by step: decisions + 1 frames with spectator and seat views",
+        responses=s.FramesSerializer,
+    )
+    @action(detail=True, methods=["get"])
+    def frames(self, request, pk=None):
+        # Cached JSON text, handed out as is: re-rendering megabytes per request is the cost
+        # the cache exists to avoid.
+        return HttpResponse(frames_service.frames_json(int(pk)), content_type="application/json")
 
 
 def _validators(status_: str, finished_at, key: str) -> tuple[str, str] | None:

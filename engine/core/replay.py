@@ -5,14 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core.errors import EngineError, IllegalAction, ReplayMismatch
+from engine.core.game import Game
 from engine.core.registry import get_game
 from engine.core.state import State, same_json
 
 RECORD_KEYS = ("game", "rules_version", "players", "seed", "options", "actions", "result")
 
 
-def replay(record: dict[str, Any]) -> State:
-    """Re-play `record` from its seed; return the final state or raise ReplayMismatch."""
+def check_record(record: dict[str, Any]) -> Game:
+    """The record's game, once its shape and rules version are checked (else ReplayMismatch)."""
     if not isinstance(record, dict):
         raise ReplayMismatch("a replay record must be a JSON object")
     missing = [key for key in RECORD_KEYS if key not in record]
@@ -25,6 +26,12 @@ def replay(record: dict[str, Any]) -> State:
         )
     if not isinstance(record["actions"], list):
         raise ReplayMismatch("actions must be a list")
+    return game
+
+
+def replay(record: dict[str, Any]) -> State:
+    """Re-play `record` from its seed; return the final state or raise ReplayMismatch."""
+    game = check_record(record)
     try:
         state = game.new_state(record["players"], record["seed"], record["options"])
     except EngineError as exc:

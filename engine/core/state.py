@@ -31,6 +31,23 @@ def same_json(a: JSON, b: JSON) -> bool:
     return bool(a == b)
 
 
+def common_part(views: list[JSON]) -> JSON:
+    """The structure every view shares: equal leaves kept, differing ones set to None.
+
+    Dicts keep only the keys present in every view; lists of one length are compared
+    item by item, lists of different lengths become None.
+    """
+    first = views[0]
+    if all(isinstance(v, dict) for v in views):
+        keys = [k for k in first if all(k in v for v in views[1:])]
+        return {k: common_part([v[k] for v in views]) for k in keys}
+    if all(isinstance(v, list) for v in views) and len({len(v) for v in views}) == 1:
+        return [common_part([v[i] for v in views]) for i in range(len(first))]
+    if all(same_json(first, v) for v in views[1:]):
+        return copy.deepcopy(first)
+    return None
+
+
 def describe_action(action: JSON, limit: int = 80) -> str:
     text = repr(action)
     return text if len(text) <= limit else text[: limit - 3] + "..."
@@ -134,6 +151,24 @@ class State:
         obs["seat"] = seat
         obs["to_move"] = self.to_move()
         return obs
+
+    def spectator_view(self, observations: list[dict[str, JSON]] | None = None) -> dict[str, JSON]:
+        """The table as someone without a seat sees it: only what every seat sees.
+
+        `observations` (every seat's, in seat order) saves recomputing them.
+        """
+        if observations is None:
+            observations = [self.observation(seat) for seat in range(self.num_players)]
+        return self._spectator_view(observations)
+
+    def _spectator_view(self, observations: list[dict[str, JSON]]) -> dict[str, JSON]:
+        # Built from the observations, never from the internals, so "nothing hidden" holds
+        # by construction: what some seat cannot see differs between them and is dropped.
+        # A game overriding this must keep that promise (the frames tests check it).
+        view: dict[str, JSON] = common_part(observations)
+        view.pop("seat", None)
+        view["to_move"] = self.to_move()
+        return view
 
     def is_terminal(self) -> bool:
         return self._is_terminal()

@@ -1,0 +1,1 @@
+"""Server-rendered pages for people: leaderboards, bots, tournaments, matches and replays."""

@@ -1,0 +1,260 @@
+"""The pages: thin views over the same services the API uses (arena/services/).
+
+Reads go through the services (leaderboards, skills history, standings, brackets, frames);
+writes (sign-up, uploads, pause/resume) through the same service calls as the API, whose
+domain errors (arena.errors) are shown on the form instead of a 4xx body.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import UserCreationForm
+from django.core.paginator import Paginator
+from django.db.models import Prefetch
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+import engine
+from arena.errors import ArenaError
+from arena.models import Bot, LadderEntry, Match, MatchSeat, Tournament
+from arena.services import bots as bot_service
+from arena.services import ladder as ladder_service
+from arena.services import leaderboards as leaderboard_service
+from arena.services import skills as skill_service
+from arena.services import tournaments as tournament_service
+from arena.services.brackets import bracket_summary, rounds_summary
+from arena.web import charts
+
+TOP_BOTS = 5
+PAGE_SIZE = 25
+RECENT_MATCHES = 20
+HISTORY_ROWS = 30
+
+
+def _games() -> list[engine.Game]:
+    return [engine.get_game(name) for name in engine.game_names()]
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    running = list(Tournament.objects.filter(status__in=["running", "paused"]).order_by("-id")[:20])
+    games = []
+    for game in _games():
+        board, fit = leaderboard_service.leaderboard(game.name)
+        top = [
+            leaderboard_service.entry(r, i + 1, game.cooperative, fit)
+            for i, r in enumerate(board[:TOP_BOTS])
+        ]
+        games.append(
+            {
+                "game": game,
+                "top": top,
+                # The newest ladder match, found from the newest end of the (game, id)
+                # index: a count of a large table on every home page view would not be.
+                "last_ladder": Match.objects.filter(game=game.name, purpose=Match.Purpose.LADDER)
+                .order_by("-id")
+                .only("id", "created_at")
+                .first(),
+                "tournaments": [t for t in running if t.game == game.name],
+            }
+        )
+    return render(request, "web/home.html", {"games": games})
+
+
+def leaderboard(request: HttpRequest, game: str) -> HttpResponse:
+    spec = leaderboard_service.leaderboard_game(game) if _known(game) else _missing(game)
+    order = request.GET.get("order", "rating")
+    if order not in leaderboard_service.ORDERS:
+        order = "rating"
+    queryset, fit = leaderboard_service.leaderboard(spec.name, order)
+    page = Paginator(queryset, PAGE_SIZE).get_page(request.GET.get("page"))
+    rows = [
+        leaderboard_service.entry(r, page.start_index() + i, spec.cooperative, fit)
+        for i, r in enumerate(page.object_list)
+    ]
+    charts.interval_bars(rows)
+    context = {"game": spec, "rows": rows, "page": page, "order": order, "fit": fit}
+    return render(request, "web/leaderboard.html", context)
+
+
+def _known(game: str) -> bool:
+    return game in engine.game_names()
+
+
+def _missing(game: str) -> Any:
+    raise Http404(f"no game {game!r}")
+
+
+class UploadForm(forms.Form):
+    file = forms.FileField(help_text="a bot.py, or a zip with bot.py inside")
+
+
+class NewBotForm(UploadForm):
+    name = forms.CharField(max_length=64)
+    game = forms.ChoiceField(choices=[])
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["game"].choices = [(g.name, g.title or g.name) for g in _games()]
+        self.order_fields(["name", "game", "file"])
+
+
+def _upload(form: UploadForm) -> bot_service.Upload:
+    file = form.cleaned_data["file"]
+    return bot_service.Upload(file.name or "bot.py", file.read())
+
+
+def bot_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    bot = get_object_or_404(Bot.objects.select_related("owner"), pk=pk)
+    owner = bot.is_owned_by(request.user)
+    form = UploadForm()
+    if request.method == "POST":
+        if not owner:
+            raise Http404("not your bot")
+        form = UploadForm(request.POST, request.FILES)
+        if form.is_valid():
+            try:
+                version = bot_service.add_version(bot, request.user, _upload(form))
+            except ArenaError as exc:
+                form.add_error("file", exc.message)
+            else:
+                request.session["flash"] = f"Version {version.number} passed validation."
+                return redirect("web-bot", pk=bot.pk)
+    history = skill_service.history(bot.pk, bot.game)
+    elo, skill = history["elo"], history["skill"]
+    seats = MatchSeat.objects.select_related("bot", "bot_version").defer("bot_version__source")
+    recent = (
+        Match.objects.filter(seats__bot=bot)
+        .defer("record")
+        .prefetch_related(Prefetch("seats", queryset=seats))
+        .order_by("-id")[:RECENT_MATCHES]
+    )
+    matches = []
+    for match in recent:
+        mine = [s for s in match.seats.all() if s.bot_id == bot.pk]
+        matches.append({"match": match, "mine": mine, "seats": match.seats.all()})
+    rating = bot.ratings.filter(game=bot.game).first()
+    chart = charts.rating_chart(charts.thinned(elo), charts.thinned(skill))
+    if chart is not None:
+        chart.update(matches=len(elo), fits=len(skill))
+    context = {
+        "bot": bot,
+        "owner": owner,
+        "versions": bot.versions.defer("source").order_by("-number"),
+        "rating": rating,
+        "chart": chart,
+        # The table alternative lists the latest events; the API has the whole history.
+        "history": {"elo": elo[-HISTORY_ROWS:][::-1], "skill": skill[-HISTORY_ROWS:][::-1]},
+        "matches": matches,
+        "ladder": _ladder_status(bot),
+        "form": form,
+        "flash": request.session.pop("flash", None),
+    }
+    return render(request, "web/bot.html", context)
+
+
+def _ladder_status(bot: Bot) -> ladder_service.BotLadderStatus:
+    """The same status the API shows (arena/services/ladder.py)."""
+    latest = bot.versions.order_by("-number").values_list("pk", flat=True).first()
+    entry = LadderEntry.objects.filter(bot=bot).first()
+    running = ladder_service.running_ladders().get(bot.game, True)
+    return ladder_service.bot_status(bot, latest, entry, running)
+
+
+@require_POST
+@login_required
+def bot_ladder_resume(request: HttpRequest, pk: int) -> HttpResponse:
+    bot = get_object_or_404(Bot, pk=pk)
+    try:
+        ladder_service.resume(bot, request.user)
+    except ArenaError as exc:
+        raise Http404(exc.message) from None
+    return redirect("web-bot", pk=bot.pk)
+
+
+@require_POST
+@login_required
+def bot_active(request: HttpRequest, pk: int) -> HttpResponse:
+    bot = get_object_or_404(Bot, pk=pk)
+    try:
+        bot_service.set_active(bot, request.user, request.POST.get("active") == "1")
+    except ArenaError as exc:
+        raise Http404(exc.message) from None
+    return redirect("web-bot", pk=bot.pk)
+
+
+def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, pk=pk)
+    total, done = tournament_service.progress(tournament)
+    names = {b.pk: b.name for b in tournament.bots.all()}
+    ties = bracket_summary(tournament)
+    context = {
+        "tournament": tournament,
+        "total": total,
+        "done": done,
+        "percent": round(100 * done / total) if total else 0,
+        "standings": tournament_service.tournament_standings(tournament),
+        "rounds": rounds_summary(tournament) if tournament.has_rounds() else [],
+        "names": names,
+        "bracket": charts.bracket(ties or [], names),
+        "ties": ties,
+        "matches": Match.objects.filter(tournament=tournament)
+        .defer("record")
+        .order_by("-id")[:RECENT_MATCHES],
+    }
+    return render(request, "web/tournament.html", context)
+
+
+def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    seats = MatchSeat.objects.select_related("bot", "bot__owner", "bot_version").defer(
+        "bot_version__source"
+    )
+    match = get_object_or_404(
+        Match.objects.defer("record").prefetch_related(Prefetch("seats", queryset=seats)), pk=pk
+    )
+    shown = [
+        {"seat": s, "stderr": s.stderr if s.bot.is_owned_by(request.user) else None}
+        for s in match.seats.all()
+    ]
+    context = {
+        "match": match,
+        "seats": shown,
+        "has_record": Match.objects.filter(pk=pk, record__isnull=False).exists(),
+        "names": [s.bot.name for s in match.seats.all()],
+    }
+    return render(request, "web/match.html", context)
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    form = UserCreationForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user)
+        return redirect("web-my-bots")
+    return render(request, "web/signup.html", {"form": form})
+
+
+@login_required
+def my_bots(request: HttpRequest) -> HttpResponse:
+    bots = Bot.objects.filter(owner=request.user).prefetch_related("ratings").order_by("game")
+    return render(request, "web/my_bots.html", {"bots": bots})
+
+
+@login_required
+def upload(request: HttpRequest) -> HttpResponse:
+    form = NewBotForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            bot = bot_service.create_bot(
+                request.user, form.cleaned_data["name"], form.cleaned_data["game"], _upload(form)
+            )
+        except ArenaError as exc:
+            form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+        else:
+            request.session["flash"] = f"{bot.name} version 1 passed validation."
+            return redirect("web-bot", pk=bot.pk)
+    return render(request, "web/upload.html", {"form": form})

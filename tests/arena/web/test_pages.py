@@ -1,0 +1,111 @@
+"""The pages over real data (Django's test client): each renders, with what it must show."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+from django.utils import timezone
+
+from arena.models import Bot, LadderEntry, Match
+from arena.web import charts
+from bots.reference import builtin_path
+from tests.arena.web.site_data import PASSWORD, build_site
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def site(settings):
+    settings.ARENA_BOT_ISOLATION = "process"
+    return build_site(["moon_adventure", "moon_bots"])
+
+
+def test_every_page_renders_with_its_content(site, client):
+    home = client.get("/")
+    assert home.status_code == 200
+    assert b"moon_adventure-heuristic" in home.content
+    board = client.get("/games/moon_bots/?order=skill")
+    assert board.status_code == 200
+    assert b'role="img" aria-label="skill ' in board.content  # the interval bar, described
+    bot_id = site.bots["moon_bots"][0]
+    bot = client.get(f"/bots/{bot_id}/")
+    assert bot.status_code == 200
+    assert b"<polyline" in bot.content and b"Elo (line) over 3 rated matches" in bot.content
+    knockout = client.get(f"/tournaments/{site.knockout}/")
+    assert knockout.status_code == 200
+    assert b'class="bracket"' in knockout.content and b"Tie W1-1" in knockout.content
+    match_id = site.matches["moon_adventure"]
+    match = client.get(f"/matches/{match_id}/")
+    assert match.status_code == 200
+    assert f'data-frames="/api/matches/{match_id}/frames/"'.encode() in match.content
+    for missing in ("/games/chess/", "/bots/999999/", "/tournaments/999999/", "/matches/9999999/"):
+        assert client.get(missing).status_code == 404
+
+
+def test_the_owner_sees_stderr_upload_and_pause(site, client):
+    bot_id = site.bots["moon_bots"][1]
+    Match.objects.filter(seats__bot_id=bot_id).first().seats.filter(bot_id=bot_id).update(
+        stderr="secret debug line"
+    )
+    assert b"secret debug line" not in client.get(f"/bots/{bot_id}/").content
+    assert client.login(username="pat", password=PASSWORD)
+    page = client.get(f"/bots/{bot_id}/")
+    assert b"secret debug line" in page.content and b"Upload a new version" in page.content
+    client.post(f"/bots/{bot_id}/active/", {"active": "0"})
+    assert not Bot.objects.get(pk=bot_id).is_active
+
+
+def test_the_ladder_status_is_the_apis_and_the_owner_resumes(site, client):
+    bot = Bot.objects.get(pk=site.bots["moon_bots"][0])
+    LadderEntry.objects.create(
+        bot=bot,
+        version=bot.latest_version(),
+        entered_at=timezone.now(),
+        paused_at=timezone.now(),
+        pause_reason="3 crashes in a row",
+        pause_match_ids=[site.matches["moon_bots"]],
+    )
+    page = client.get(f"/bots/{bot.pk}/").content.decode()
+    api = client.get(f"/api/bots/{bot.pk}/").json()
+    assert api["ladder_status"] == "paused"
+    assert "<strong>paused</strong> — 3 crashes in a row" in page
+    assert "Put it back on the ladder" not in page  # only for the owner
+    assert client.login(username="pat", password=PASSWORD)
+    assert "Put it back on the ladder" in client.get(f"/bots/{bot.pk}/").content.decode()
+    client.post(f"/bots/{bot.pk}/ladder/resume/")
+    assert not LadderEntry.objects.get(bot=bot).is_paused()
+    assert "<strong>playing</strong>" in client.get(f"/bots/{bot.pk}/").content.decode()
+
+
+def test_sign_up_and_upload_through_the_forms(db, settings, client: Client):
+    settings.ARENA_BOT_ISOLATION = "process"
+    response = client.post(
+        "/signup/",
+        {"username": "newbie", "password1": "a-long-pass-77", "password2": "a-long-pass-77"},
+    )
+    assert response.status_code == 302 and response["Location"] == "/my/bots/"
+    bad = client.post(
+        "/upload/",
+        {"name": "broken", "game": "moonrollers", "file": SimpleUploadedFile("bot.py", b"x = (")},
+    )
+    assert bad.status_code == 200 and b'class="error"' in bad.content
+    source = builtin_path("random", "moonrollers").read_bytes()
+    good = client.post(
+        "/upload/",
+        {"name": "rolly", "game": "moonrollers", "file": SimpleUploadedFile("bot.py", source)},
+        follow=True,
+    )
+    assert good.status_code == 200
+    assert re.search(rb"rolly version 1 passed validation", good.content)
+    assert b"rolly" in client.get("/my/bots/").content
+
+
+def test_long_histories_are_thinned_for_the_chart_keeping_both_ends():
+    points = list(range(5000))
+    thin = charts.thinned(points)
+    assert len(thin) == 300 and thin[0] == 0 and thin[-1] == 4999
+    assert thin == sorted(set(thin))
+    assert charts.thinned(points[:10]) == points[:10]
