@@ -9,13 +9,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from engine.games.moonrakers import objectives
-from engine.games.moonrakers.cards import ADVANCED_KINDS, CREW, PARTS, RULES
+from engine.games.moonrakers.cards import ADVANCED_KINDS, ALL, CREW, PARTS, RULES
 from engine.games.moonrakers.machine import Op, auto, choice, resolves
 
 if TYPE_CHECKING:
     from engine.games.moonrakers.state import MoonrakersState
 
-ALL = -1
 MAX_PARTS = RULES["max_parts"]["value"]
 ADV_PRICE = RULES["advanced_price"]["value"]
 

@@ -27,8 +27,6 @@ from engine.games.moonrakers.setup import clear_contract
 if TYPE_CHECKING:
     from engine.games.moonrakers.state import PX, MoonrakersState
 
-ALL = -1
-
 
 def _px_class() -> type:
     from engine.games.moonrakers.state import PX

@@ -7,13 +7,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine.games.moonrakers.cards import ACTION, CONTRACTS, CREW
+from engine.games.moonrakers.cards import ACTION, ALL, CONTRACTS, CREW
 from engine.games.moonrakers.setup import merc_crew_from_deck
 
 if TYPE_CHECKING:
     from engine.games.moonrakers.state import PX, MoonrakersState
-
-ALL = -1
 
 
 def ml_share(st: MoonrakersState) -> tuple[int, int]:

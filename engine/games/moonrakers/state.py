@@ -13,13 +13,12 @@ from typing import Any
 
 from engine.core.ranking import ranks_from_keys
 from engine.core.state import State
-from engine.games.moonrakers import machine
-from engine.games.moonrakers.cards import ACTION, ADVANCED_KINDS, CREW, PARTS, RULES
+from engine.games.moonrakers import hidden, machine, views
+from engine.games.moonrakers.cards import ACTION, ADVANCED_KINDS, ALL, CREW, PARTS, RULES
 
 HAZARD_FACES: tuple[int, ...] = tuple(RULES["hazard_die"]["faces"])  # A-8
 STEP_CAP: int = RULES["step_cap"]["value"]  # E-moonrakers-2
 IO_SUPPLY: int = RULES["io_supply"]["value"]
-ALL = -1  # a deck position known to every seat
 _OPTIONS_GET = machine.OPTIONS.get
 
 
@@ -528,87 +527,10 @@ class MoonrakersState(State):
             self.inplay[seat].remove(card)
             self.discard[seat].append(card)
 
-    # ----- observation -----------------------------------------------------------------
+    # ----- observation (views.py) and resampling (hidden.py) -------------------------------
 
     def _observation(self, seat: int) -> dict[str, Any]:
-        players = []
-        for q in range(self.num_players):
-            tp = self.top_public[q]
-            disc = self.discard[q]
-            players.append(
-                {
-                    "credits": self.credits[q],
-                    "prestige": self.prestige[q],
-                    "parts": [[p, self.io[q].get(p, 0)] for p in self.parts[q]],
-                    "in_play": [[c, self.io[q].get(c, 0)] for c in self.inplay[q]],
-                    "hand_size": len(self.hand[q]),
-                    "known_hand": sorted(self.known[q]),
-                    "draw_size": len(self.draw[q]),
-                    "draw_top_known": self.draw[q][-tp:][::-1] if tp else [],
-                    # A table sees the size of a discard pile and its top card
-                    # (E-moonrakers-19).
-                    "discard_size": len(disc),
-                    "discard_top": disc[-1] if disc else None,
-                    "looking_size": len(self.looking[q]),
-                    "objectives_held": len(self.objs[q]),
-                    "objectives_choosing": len(self.obj_pick[q]),
-                    "claimed": list(self.claimed[q]),
-                }
-            )
-        tk = self.top_known[seat]
-        obs: dict[str, Any] = {
-            "game": "moonrakers",
-            "overload": self.ovl,
-            "turn": self.turns,
-            "mission_leader": self.ml,
-            "pending": [a for a in self.stack[-1] if isinstance(a, int | str)]
-            if self.stack
-            else [],
-            "contracts": list(self.row),
-            "contract_deck": len(self.cdeck),
-            "contract_discard": len(self.cdiscard),
-            "armory_crew": list(self.armory_crew),
-            "armory_parts": list(self.armory_parts),
-            "crew_deck": len(self.crew_deck),
-            "part_deck": len(self.part_deck),
-            "objective_deck": len(self.obj_deck),
-            "advanced_supply": dict(self.adv) if self.adv is not None else None,
-            "iospheres_supply": self.io_free(),
-            "mercs": list(self.merc_row),
-            "players": players,
-            "hand": sorted(self.hand[seat]),
-            "discard": list(self.discard[seat]),
-            "objectives": list(self.objs[seat]),
-            "objective_choices": list(self.obj_pick[seat]),
-            "looking": list(self.looking[seat]),
-            "draw_top": self.draw[seat][-tk:][::-1] if tk else [],
-            "replaced_this_turn": self.replaced,
-            "armory_discards": self.armory_discards,
-            "contract": self._contract_view(),
-            "last_contract": self.last,
-        }
-        return obs
-
-    def _contract_view(self) -> dict[str, Any] | None:
-        if not self.contract:
-            return None
-        view: dict[str, Any] = {
-            "id": self.contract,
-            "participants": list(self.participants),
-            "deals": [[s, list(d)] for s, d in sorted(self.deals.items())],
-            "proposals_left": list(self.proposals),
-            "offer": list(self.offer) if self.offer is not None else None,
-            "invitee": self.invitee,
-            "remaining": dict(self.rem),
-            "scores": list(self.score) if self.h2h else None,
-            "damage_bonus": self.kary,
-        }
-        if self.px is not None:
-            view["execution"] = [
-                [q, self.px[q].public()] for q in self.participants if self.px[q] is not None
-            ]
-            view["passes"] = self.passes
-        return view
+        return views.observation(self, seat)
 
     # ----- copying and resampling ----------------------------------------------------------
 
@@ -634,73 +556,7 @@ class MoonrakersState(State):
         return c
 
     def resample_hidden(self, seat: int, rng: random.Random) -> MoonrakersState:
-        c = self.clone()
-        bit = 1 << seat
-        # Face-down decks: shuffle every position `seat` does not know.
-        for deck, mask in (
-            (c.cdeck, c.cmask),
-            (c.crew_deck, c.crew_mask),
-            (c.part_deck, c.part_mask),
-            (c.merc_deck, c.merc_mask),
-        ):
-            _shuffle_unknown(deck, mask, bit, rng)
-        # Objectives: the unknown deck positions and other seats' secret objectives.
-        pool: list[str] = []
-        slots = [i for i, m in enumerate(c.obj_mask) if m != ALL and not m & bit]
-        pool.extend(c.obj_deck[i] for i in slots)
-        for q in range(c.num_players):
-            if q != seat:
-                pool.extend(c.objs[q])
-                pool.extend(c.obj_pick[q])
-        rng.shuffle(pool)
-        for i in slots:
-            c.obj_deck[i] = pool.pop()
-        for q in range(c.num_players):
-            if q != seat:
-                c.objs[q] = [pool.pop() for _ in c.objs[q]]
-                c.obj_pick[q] = [pool.pop() for _ in c.obj_pick[q]]
-        # Hands, draw piles and looked-at cards.
-        for q in range(c.num_players):
-            draw = c.draw[q]
-            if q == seat:
-                keep = c.top_known[q]
-                rest = draw[: len(draw) - keep] if keep else draw[:]
-                rng.shuffle(rest)
-                c.draw[q] = rest + (draw[len(draw) - keep :] if keep else [])
-                continue
-            keep = c.top_public[q]
-            fixed_top = draw[len(draw) - keep :] if keep else []
-            cards = draw[: len(draw) - keep] if keep else list(draw)
-            hidden_hand = list(c.hand[q])
-            for k in c.known[q]:
-                hidden_hand.remove(k)
-            cards.extend(hidden_hand)
-            cards.extend(c.looking[q])
-            # Only the top card of another player's discard pile is seen.
-            disc = c.discard[q]
-            cards.extend(disc[:-1])
-            rng.shuffle(cards)
-            n_hand = len(hidden_hand)
-            n_look = len(c.looking[q])
-            n_disc = max(0, len(disc) - 1)
-            c.hand[q] = list(c.known[q]) + cards[:n_hand]
-            c.looking[q] = cards[n_hand : n_hand + n_look]
-            c.discard[q] = cards[n_hand + n_look : n_hand + n_look + n_disc] + disc[-1:]
-            c.draw[q] = cards[n_hand + n_look + n_disc :] + fixed_top
-        c.rng = random.Random(rng.getrandbits(64))
-        c.cur_opts = None
-        c._legal_cache = None
-        return c
-
-
-def _shuffle_unknown(deck: list[str], mask: list[int], bit: int, rng: random.Random) -> None:
-    slots = [i for i, m in enumerate(mask) if m != ALL and not m & bit]
-    if len(slots) < 2:
-        return
-    cards = [deck[i] for i in slots]
-    rng.shuffle(cards)
-    for i, card in zip(slots, cards, strict=True):
-        deck[i] = card
+        return hidden.resample_hidden(self, seat, rng)
 
 
 # Importing the rule modules registers their ops.
