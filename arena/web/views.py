@@ -21,7 +21,7 @@ from django.views.decorators.http import require_POST
 
 import engine
 from arena.errors import ArenaError
-from arena.models import Bot, LadderEntry, Match, MatchSeat, Tournament
+from arena.models import Bot, BotVersion, LadderEntry, Match, MatchSeat, Tournament
 from arena.services import bots as bot_service
 from arena.services import ladder as ladder_service
 from arena.services import leaderboards as leaderboard_service
@@ -118,11 +118,10 @@ def bot_detail(request: HttpRequest, pk: int) -> HttpResponse:
         form = UploadForm(request.POST, request.FILES)
         if form.is_valid():
             try:
-                version = bot_service.add_version(bot, request.user, _upload(form))
+                bot_service.add_version(bot, request.user, _upload(form))
             except ArenaError as exc:
                 form.add_error("file", exc.message)
             else:
-                request.session["flash"] = f"Version {version.number} passed validation."
                 return redirect("web-bot", pk=bot.pk)
     history = skill_service.history(bot.pk, bot.game)
     elo, skill = history["elo"], history["skill"]
@@ -141,10 +140,16 @@ def bot_detail(request: HttpRequest, pk: int) -> HttpResponse:
     chart = charts.rating_chart(charts.thinned(elo), charts.thinned(skill))
     if chart is not None:
         chart.update(matches=len(elo), fits=len(skill))
+    versions = list(bot.versions.defer("source").order_by("-number"))
     context = {
         "bot": bot,
         "owner": owner,
-        "versions": bot.versions.defer("source").order_by("-number"),
+        "versions": versions,
+        # The owner reads the newest version's validation (with the reason: it may quote the
+        # bot's stderr, so only the owner); while any version is pending, validation.js
+        # polls the API's versions list and updates the page as the worker settles them.
+        "latest": versions[0] if owner and versions else None,
+        "pending": any(v.validation == BotVersion.Validation.PENDING for v in versions),
         "rating": rating,
         "chart": chart,
         # The table alternative lists the latest events; the API has the whole history.
@@ -152,7 +157,6 @@ def bot_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "matches": matches,
         "ladder": _ladder_status(bot),
         "form": form,
-        "flash": request.session.pop("flash", None),
     }
     return render(request, "web/bot.html", context)
 
@@ -255,6 +259,5 @@ def upload(request: HttpRequest) -> HttpResponse:
         except ArenaError as exc:
             form.add_error(exc.field if exc.field in form.fields else None, exc.message)
         else:
-            request.session["flash"] = f"{bot.name} version 1 passed validation."
             return redirect("web-bot", pk=bot.pk)
     return render(request, "web/upload.html", {"form": form})
