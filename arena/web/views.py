@@ -14,7 +14,7 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
 from django.core.paginator import Paginator
-from django.db.models import Prefetch
+from django.db.models import OuterRef, Prefetch, Subquery
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
@@ -244,7 +244,17 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def my_bots(request: HttpRequest) -> HttpResponse:
-    bots = Bot.objects.filter(owner=request.user).prefetch_related("ratings").order_by("game")
+    newest = BotVersion.objects.filter(bot=OuterRef("pk")).order_by("-number")
+    bots = (
+        Bot.objects.filter(owner=request.user)
+        .prefetch_related("ratings")
+        # The newest version's validation: what an author checks after an upload.
+        .annotate(
+            latest_number=Subquery(newest.values("number")[:1]),
+            latest_validation=Subquery(newest.values("validation")[:1]),
+        )
+        .order_by("game", "name")
+    )
     return render(request, "web/my_bots.html", {"bots": bots})
 
 

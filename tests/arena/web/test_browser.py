@@ -65,6 +65,33 @@ def shot(page, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
+def keyboard_reaches_content(page, name: str) -> None:
+    """The first Tab shows the skip link (unless a form's first field has the focus already);
+    Enter on it moves focus to the main content, and further Tabs walk through visible
+    controls with a focus outline."""
+    if page.evaluate("document.activeElement.autofocus"):
+        # The forms put the cursor in their first field: typing starts at once.
+        assert page.evaluate("document.activeElement.tagName") == "INPUT", name
+    else:
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement.className") == "skip", name
+        box = page.locator("a.skip").bounding_box()
+        assert box is not None and box["x"] >= 0, f"{name}: the skip link stays off screen"
+        page.keyboard.press("Enter")
+        assert page.evaluate("document.activeElement.id") == "main", name
+    for _ in range(3):
+        page.keyboard.press("Tab")
+        focused = page.evaluate(
+            "(() => { const e = document.activeElement, r = e.getBoundingClientRect();"
+            " return {tag: e.tagName, w: r.width, h: r.height,"
+            " outline: getComputedStyle(e).outlineStyle}; })()"
+        )
+        if focused["tag"] == "BODY":
+            break  # a short page: nothing more to reach
+        assert focused["w"] > 0 and focused["h"] > 0, (name, focused)
+        assert focused["outline"] != "none", (name, focused)
+
+
 def horizontal_overflow(page) -> int:
     return page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
 
@@ -99,6 +126,7 @@ def test_pages_and_replays_in_chromium(live_server, settings):
                     page.wait_for_selector("#replay[data-ready='1']", timeout=60000)
                 shot(page, name + suffix)
                 assert watch.take() == [], (name, width)
+                keyboard_reaches_content(page, name)
                 if width == 375:
                     assert horizontal_overflow(page) <= 0, f"{name} scrolls sideways at 375 px"
             page.close()
@@ -203,6 +231,12 @@ def test_a_new_author_watches_validation_arrive_from_a_real_worker(
         page.set_viewport_size({"width": 375, "height": 800})
         shot(page, "validation-rejected-375")
         assert horizontal_overflow(page) <= 0
+        page.goto(f"{base}/my/bots/")
+        mine = page.locator("main").inner_text()
+        assert "version 1 ready" in mine and "version 1 rejected" in mine, mine
+        shot(page, "my-bots-375")
+        assert horizontal_overflow(page) <= 0
+        keyboard_reaches_content(page, "my bots")
         # Both settled by the worker's task, not in the web process.
         assert worker.text().count("workers.tasks.validate_version") >= 2, worker.text()[-3000:]
         assert watch.take() == []
