@@ -7,6 +7,7 @@ domain errors (arena.errors) are shown on the form instead of a 4xx body.
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from django import forms
@@ -17,6 +18,7 @@ from django.core.paginator import Paginator
 from django.db.models import OuterRef, Prefetch, Subquery
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 import engine
@@ -34,6 +36,8 @@ TOP_BOTS = 5
 PAGE_SIZE = 25
 RECENT_MATCHES = 20
 HISTORY_ROWS = 30
+# How long the owner's status line keeps saying that the newest version became ready.
+NEWS = timedelta(hours=1)
 
 
 def _games() -> list[engine.Game]:
@@ -148,7 +152,7 @@ def bot_detail(request: HttpRequest, pk: int) -> HttpResponse:
         # The owner reads the newest version's validation (with the reason: it may quote the
         # bot's stderr, so only the owner); while any version is pending, validation.js
         # polls the API's versions list and updates the page as the worker settles them.
-        "latest": versions[0] if owner and versions else None,
+        "latest": _news(versions[0]) if owner and versions else None,
         "pending": any(v.validation == BotVersion.Validation.PENDING for v in versions),
         "rating": rating,
         "chart": chart,
@@ -159,6 +163,13 @@ def bot_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "form": form,
     }
     return render(request, "web/bot.html", context)
+
+
+def _news(version: BotVersion) -> BotVersion | None:
+    """The newest version, while its validation is news: pending, rejected, or just ready."""
+    if version.validation != BotVersion.Validation.READY or version.validated_at is None:
+        return version
+    return version if timezone.now() - version.validated_at < NEWS else None
 
 
 def _ladder_status(bot: Bot) -> ladder_service.BotLadderStatus:

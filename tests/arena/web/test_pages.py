@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
+from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.utils import timezone
 
 from arena.models import Bot, BotVersion, LadderEntry, Match
+from arena.services.bots import Upload, create_bot
 from arena.web import charts
 from bots.reference import builtin_path
 from tests.arena.web.site_data import PASSWORD, build_site
@@ -110,6 +114,19 @@ def test_sign_up_and_upload_through_the_forms(db, settings, client: Client):
     client.logout()
     page = client.get(f"/bots/{version.bot_id}/").content.decode()
     assert 'data-validation="rejected"' in page and "seat 0: crashed" not in page
+
+
+def test_the_owners_status_line_reports_news_only(db, client: Client):
+    owner = User.objects.create_user("vera", password=PASSWORD)
+    source = builtin_path("random", "moonrollers").read_bytes()
+    bot = create_bot(owner, "steady", "moonrollers", Upload("bot.py", source), smoke=False)
+    assert client.login(username="vera", password=PASSWORD)
+    page = client.get(f"/bots/{bot.pk}/").content.decode()
+    assert "Version 1 is <strong>ready</strong>" in page  # just now
+    BotVersion.objects.filter(bot=bot).update(validated_at=timezone.now() - timedelta(hours=2))
+    page = client.get(f"/bots/{bot.pk}/").content.decode()
+    assert 'id="validation-status"' not in page  # old news; the table still says ready
+    assert 'data-validation="ready"' in page
 
 
 def test_long_histories_are_thinned_for_the_chart_keeping_both_ends():
