@@ -27,7 +27,7 @@ from arena.models import Bot, BotVersion, LadderEntry, Match, MatchSeat, Tournam
 from arena.services import bots as bot_service
 from arena.services import ladder as ladder_service
 from arena.services import leaderboards as leaderboard_service
-from arena.services import skills as skill_service
+from arena.services import rating_history
 from arena.services import tournaments as tournament_service
 from arena.services.brackets import bracket_summary, rounds_summary
 from arena.web import charts
@@ -127,8 +127,7 @@ def bot_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 form.add_error("file", exc.message)
             else:
                 return redirect("web-bot", pk=bot.pk)
-    history = skill_service.history(bot.pk, bot.game)
-    elo, skill = history["elo"], history["skill"]
+    history = rating_history.chart_history(bot.pk, bot.game, latest=HISTORY_ROWS)
     seats = MatchSeat.objects.select_related("bot", "bot_version").defer("bot_version__source")
     recent = (
         Match.objects.filter(seats__bot=bot)
@@ -141,9 +140,9 @@ def bot_detail(request: HttpRequest, pk: int) -> HttpResponse:
         mine = [s for s in match.seats.all() if s.bot_id == bot.pk]
         matches.append({"match": match, "mine": mine, "seats": match.seats.all()})
     rating = bot.ratings.filter(game=bot.game).first()
-    chart = charts.rating_chart(charts.thinned(elo), charts.thinned(skill))
+    chart = charts.rating_chart(history["elo"], history["skill"])
     if chart is not None:
-        chart.update(matches=len(elo), fits=len(skill))
+        chart.update(matches=history["elo_count"], fits=history["skill_count"])
     versions = list(bot.versions.defer("source").order_by("-number"))
     context = {
         "bot": bot,
@@ -157,7 +156,7 @@ def bot_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "rating": rating,
         "chart": chart,
         # The table alternative lists the latest events; the API has the whole history.
-        "history": {"elo": elo[-HISTORY_ROWS:][::-1], "skill": skill[-HISTORY_ROWS:][::-1]},
+        "history": {"elo": history["elo_latest"], "skill": history["skill_latest"]},
         "matches": matches,
         "ladder": _ladder_status(bot),
         "form": form,
