@@ -55,8 +55,9 @@ def test_frames_follow_the_record_and_end_on_its_result(anonymous):
     assert frames[0]["view"] == engine.get_game("moon_adventure").new_state(3, 5).spectator_view()
 
 
-def test_one_response_carries_one_view_spectator_or_a_seat(anonymous):
-    match = recorded_match()
+@pytest.mark.parametrize("game", ["moon_adventure", "moon_bots", "moonrakers", "moonrollers"])
+def test_one_response_carries_one_view_spectator_or_a_seat(anonymous, game):
+    match = recorded_match(game)
     replayed = list(engine.frames(match.record))
     for name, expected in [
         ("spectator", [f["spectator"] for f in replayed]),
