@@ -31,6 +31,7 @@ from arena.models import (
     Tournament,
 )
 from arena.services.bots import NAME_RE
+from arena.services.frames import VIEW_PATTERN
 from arena.services.rounds import MAX_ROUNDS
 from arena.services.tournaments import MAX_GAMES_PER_PAIRING
 
@@ -963,22 +964,35 @@ class LadderUpdateSerializer(serializers.Serializer):
 
 
 class FrameSerializer(serializers.Serializer):
-    """One position of a replay (engine.frames): the schema of GET /api/matches/{id}/frames/."""
+    """One position of a replay (engine.frames) from one point of view."""
 
     index = serializers.IntegerField(help_text="0 is the start; frame i follows action i-1")
     actor = serializers.IntegerField(allow_null=True, help_text="the seat that acted")
     action = serializers.JSONField(allow_null=True, help_text="what it played")
     to_move = serializers.IntegerField(allow_null=True)
-    spectator = serializers.JSONField(help_text="what every seat sees alike; hidden parts null")
-    observations = serializers.ListField(
-        child=serializers.JSONField(), help_text="each seat's own observation, in seat order"
+    view = serializers.JSONField(
+        help_text="the position as the chosen view sees it: the spectator's (what every seat "
+        "sees alike, hidden parts null) or that seat's own observation"
     )
     result = serializers.JSONField(allow_null=True, help_text="the result, on the last frame")
 
 
+class FramesQuerySerializer(serializers.Serializer):
+    view = serializers.RegexField(
+        VIEW_PATTERN,
+        required=False,
+        default="spectator",
+        help_text="whose view each frame carries: 'spectator' (default) or 'seat:N' for seat "
+        "N's observation (0 <= N < players)",
+    )
+
+
 class FramesSerializer(serializers.Serializer):
+    """GET /api/matches/{id}/frames/: decisions + 1 frames, all from one view."""
+
     match = serializers.IntegerField()
     game = serializers.CharField()
     rules_version = serializers.CharField()
     players = serializers.IntegerField()
+    view = serializers.CharField(help_text="'spectator' or 'seat:N', as asked")
     frames = FrameSerializer(many=True)

@@ -616,14 +616,17 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
         return with_validators(response, status_, finished_at, f"replay-{pk}", public=True)
 
     @extend_schema(
-        summary="The match step by step: decisions + 1 frames with spectator and seat views",
+        summary="The match step by step: decisions + 1 frames, from one view",
+        parameters=[s.FramesQuerySerializer],
         responses=s.FramesSerializer,
     )
     @action(detail=True, methods=["get"])
     def frames(self, request, pk=None):
+        view = query_filters(request, s.FramesQuerySerializer)["view"]
         # Cached JSON text, handed out as is: re-rendering megabytes per request is the cost
         # the cache exists to avoid.
-        return HttpResponse(frames_service.frames_json(int(pk)), content_type="application/json")
+        body = frames_service.frames_json(int(pk), view)
+        return HttpResponse(body, content_type="application/json")
 
 
 def _validators(status_: str, finished_at, key: str) -> tuple[str, str] | None:

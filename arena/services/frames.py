@@ -1,54 +1,103 @@
 """A match's replay frames (engine.frames over its stored record), computed once and cached.
 
+One response carries one point of view: the spectator's (what every seat sees alike) or one
+seat's observation. A frame of the engine carries them all, which multiplies a long match's
+size by the seats plus one; the viewer shows one view at a time and asks for another when
+switched.
+
 The frames follow from the record and the engine's rules version alone, so the cache key is
-the match id and the rules version: a new rules version never serves an old drawing. The
-cache holds the JSON text, so a hit costs a read and no re-serialisation.
+the match id, the rules version and the view: a new rules version never serves an old
+drawing. The first request of a match replays it once and stores every view's document (the
+replay is the cost; splitting it is not). The cache holds JSON text, so a hit costs a read
+and no re-serialisation.
 """
 
 from __future__ import annotations
 
 import json
+import re
+from typing import Any
 
 from django.core.cache import caches
 
 import engine
-from arena.errors import Conflict, NotFound
+from arena.errors import Conflict, InvalidInput, NotFound
 from arena.models import Match
 
 CACHE = "frames"
+SPECTATOR = "spectator"
+VIEW_PATTERN = r"^(spectator|seat:[0-9]{1,2})$"
+_SEAT = re.compile(r"seat:([0-9]{1,2})")
 
 
-def cache_key(match_id: int, rules_version: str) -> str:
-    return f"frames:{match_id}:{rules_version}"
+def cache_key(match_id: int, rules_version: str, view: str = SPECTATOR) -> str:
+    return f"frames:{match_id}:{rules_version}:{view}"
 
 
-def frames_json(match_id: int) -> bytes:
-    """The frames document of a finished match as JSON bytes; NotFound / Conflict otherwise."""
-    match = Match.objects.filter(pk=match_id).only("id", "status", "game", "record").first()
+def check_view(view: str, players: int) -> str:
+    """The view named by the query ('spectator' or 'seat:N' for a seat of the match)."""
+    if view == SPECTATOR:
+        return view
+    found = _SEAT.fullmatch(view)
+    if found is None or int(found.group(1)) >= players:
+        seats = f"seat:0 to seat:{players - 1}"
+        raise InvalidInput(f"view is 'spectator' or one of {seats}, not {view!r}", field="view")
+    return f"seat:{int(found.group(1))}"
+
+
+def frames_json(match_id: int, view: str = SPECTATOR) -> bytes:
+    """The frames of a finished match from one view, as JSON bytes.
+
+    NotFound without a match or its record, InvalidInput for a view the match has not,
+    Conflict when this engine cannot replay the record.
+    """
+    match = Match.objects.filter(pk=match_id).only("id", "status", "game", "players").first()
     if match is None:
         raise NotFound(f"no match {match_id}")
-    if match.record is None:
-        raise NotFound(f"match {match.pk} has no replay yet (it is {match.status})")
+    view = check_view(view, match.players)
     try:
         rules_version = engine.get_game(match.game).rules_version
     except engine.UnknownGame as exc:
         raise Conflict(f"match {match.pk}: {exc}") from exc
-    key = cache_key(match.pk, rules_version)
     cache = caches[CACHE]
-    cached = cache.get(key)
+    cached = cache.get(cache_key(match.pk, rules_version, view))
     if cached is not None:
         return bytes(cached)
+    # The record only on a miss: it is the row's largest column.
+    record = Match.objects.filter(pk=match.pk).values_list("record", flat=True).first()
+    if record is None:
+        raise NotFound(f"match {match.pk} has no replay yet (it is {match.status})")
     try:
-        frames = list(engine.frames(match.record))
+        frames = list(engine.frames(record))
     except engine.ReplayMismatch as exc:
         raise Conflict(f"match {match.pk} cannot be replayed by this engine: {exc}") from exc
-    document = {
+    head = {
         "match": match.pk,
         "game": match.game,
         "rules_version": rules_version,
-        "players": match.record["players"],
-        "frames": frames,
+        "players": record["players"],
     }
-    body = json.dumps(document, separators=(",", ":")).encode()
-    cache.set(key, body, timeout=None)
-    return body
+    documents = {
+        name: json.dumps(
+            {**head, "view": name, "frames": [_one_view(f, name) for f in frames]},
+            separators=(",", ":"),
+        ).encode()
+        for name in [SPECTATOR, *(f"seat:{seat}" for seat in range(record["players"]))]
+    }
+    cache.set_many(
+        {cache_key(match.pk, rules_version, name): body for name, body in documents.items()},
+        timeout=None,
+    )
+    return documents[view]
+
+
+def _one_view(frame: dict[str, Any], view: str) -> dict[str, Any]:
+    shown = frame["spectator"] if view == SPECTATOR else frame["observations"][int(view[5:])]
+    return {
+        "index": frame["index"],
+        "actor": frame["actor"],
+        "action": frame["action"],
+        "to_move": frame["to_move"],
+        "view": shown,
+        "result": frame["result"],
+    }

@@ -7,6 +7,7 @@ domain errors (arena.errors) are shown on the form instead of a 4xx body.
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from django import forms
@@ -14,18 +15,19 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
 from django.core.paginator import Paginator
-from django.db.models import Prefetch
+from django.db.models import OuterRef, Prefetch, Subquery
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 import engine
 from arena.errors import ArenaError
-from arena.models import Bot, LadderEntry, Match, MatchSeat, Tournament
+from arena.models import Bot, BotVersion, LadderEntry, Match, MatchSeat, Tournament
 from arena.services import bots as bot_service
 from arena.services import ladder as ladder_service
 from arena.services import leaderboards as leaderboard_service
-from arena.services import skills as skill_service
+from arena.services import rating_history
 from arena.services import tournaments as tournament_service
 from arena.services.brackets import bracket_summary, rounds_summary
 from arena.web import charts
@@ -34,6 +36,8 @@ TOP_BOTS = 5
 PAGE_SIZE = 25
 RECENT_MATCHES = 20
 HISTORY_ROWS = 30
+# How long the owner's status line keeps saying that the newest version became ready.
+NEWS = timedelta(hours=1)
 
 
 def _games() -> list[engine.Game]:
@@ -118,14 +122,12 @@ def bot_detail(request: HttpRequest, pk: int) -> HttpResponse:
         form = UploadForm(request.POST, request.FILES)
         if form.is_valid():
             try:
-                version = bot_service.add_version(bot, request.user, _upload(form))
+                bot_service.add_version(bot, request.user, _upload(form))
             except ArenaError as exc:
                 form.add_error("file", exc.message)
             else:
-                request.session["flash"] = f"Version {version.number} passed validation."
                 return redirect("web-bot", pk=bot.pk)
-    history = skill_service.history(bot.pk, bot.game)
-    elo, skill = history["elo"], history["skill"]
+    history = rating_history.chart_history(bot.pk, bot.game, latest=HISTORY_ROWS)
     seats = MatchSeat.objects.select_related("bot", "bot_version").defer("bot_version__source")
     recent = (
         Match.objects.filter(seats__bot=bot)
@@ -138,23 +140,35 @@ def bot_detail(request: HttpRequest, pk: int) -> HttpResponse:
         mine = [s for s in match.seats.all() if s.bot_id == bot.pk]
         matches.append({"match": match, "mine": mine, "seats": match.seats.all()})
     rating = bot.ratings.filter(game=bot.game).first()
-    chart = charts.rating_chart(charts.thinned(elo), charts.thinned(skill))
+    chart = charts.rating_chart(history["elo"], history["skill"])
     if chart is not None:
-        chart.update(matches=len(elo), fits=len(skill))
+        chart.update(matches=history["elo_count"], fits=history["skill_count"])
+    versions = list(bot.versions.defer("source").order_by("-number"))
     context = {
         "bot": bot,
         "owner": owner,
-        "versions": bot.versions.defer("source").order_by("-number"),
+        "versions": versions,
+        # The owner reads the newest version's validation (with the reason: it may quote the
+        # bot's stderr, so only the owner); while any version is pending, validation.js
+        # polls the API's versions list and updates the page as the worker settles them.
+        "latest": _news(versions[0]) if owner and versions else None,
+        "pending": any(v.validation == BotVersion.Validation.PENDING for v in versions),
         "rating": rating,
         "chart": chart,
         # The table alternative lists the latest events; the API has the whole history.
-        "history": {"elo": elo[-HISTORY_ROWS:][::-1], "skill": skill[-HISTORY_ROWS:][::-1]},
+        "history": {"elo": history["elo_latest"], "skill": history["skill_latest"]},
         "matches": matches,
         "ladder": _ladder_status(bot),
         "form": form,
-        "flash": request.session.pop("flash", None),
     }
     return render(request, "web/bot.html", context)
+
+
+def _news(version: BotVersion) -> BotVersion | None:
+    """The newest version, while its validation is news: pending, rejected, or just ready."""
+    if version.validation != BotVersion.Validation.READY or version.validated_at is None:
+        return version
+    return version if timezone.now() - version.validated_at < NEWS else None
 
 
 def _ladder_status(bot: Bot) -> ladder_service.BotLadderStatus:
@@ -240,7 +254,17 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def my_bots(request: HttpRequest) -> HttpResponse:
-    bots = Bot.objects.filter(owner=request.user).prefetch_related("ratings").order_by("game")
+    newest = BotVersion.objects.filter(bot=OuterRef("pk")).order_by("-number")
+    bots = (
+        Bot.objects.filter(owner=request.user)
+        .prefetch_related("ratings")
+        # The newest version's validation: what an author checks after an upload.
+        .annotate(
+            latest_number=Subquery(newest.values("number")[:1]),
+            latest_validation=Subquery(newest.values("validation")[:1]),
+        )
+        .order_by("game", "name")
+    )
     return render(request, "web/my_bots.html", {"bots": bots})
 
 
@@ -255,6 +279,5 @@ def upload(request: HttpRequest) -> HttpResponse:
         except ArenaError as exc:
             form.add_error(exc.field if exc.field in form.fields else None, exc.message)
         else:
-            request.session["flash"] = f"{bot.name} version 1 passed validation."
             return redirect("web-bot", pk=bot.pk)
     return render(request, "web/upload.html", {"form": form})

@@ -1,12 +1,15 @@
 /* The replay viewer: steps through GET /api/matches/{id}/frames/ (plain JavaScript, no build).
  * Each frame shows who acted and what, the key public state drawn per game (scores, dice,
- * tracks) and the whole view as a tree, from the spectator's side or any seat's. */
+ * tracks) and the whole view as a tree, from the spectator's side or any seat's. One
+ * response carries one view (?view=spectator or ?view=seat:N): switching the point of view
+ * fetches that seat's frames once and keeps them for the next switch. */
 (function () {
   "use strict";
   var root = document.getElementById("replay");
   if (!root) return;
   var names = JSON.parse(document.getElementById("seat-names").textContent);
   var frames = [], index = 0, view = "spectator", timer = null;
+  var loaded = {};  // view name -> its frames, fetched once
 
   function el(tag, attrs, children) {
     var node = document.createElement(tag);
@@ -67,9 +70,21 @@
     return dl;
   }
 
-  function frameView(frame) {
-    return view === "spectator" ? frame.spectator : frame.observations[Number(view)];
+  function load(name) {
+    if (loaded[name]) return Promise.resolve(loaded[name]);
+    var url = root.dataset.frames + "?view=" + encodeURIComponent(name);
+    return fetch(url, { headers: { Accept: "application/json" } })
+      .then(function (response) {
+        if (!response.ok) return response.json().then(function (body) { throw new Error(body.detail || response.status); });
+        return response.json();
+      })
+      .then(function (body) { loaded[name] = body.frames; return body.frames; });
   }
+  function failed(error) {
+    var status = document.getElementById("replay-status");
+    if (status) status.textContent = "The replay cannot be shown: " + error.message;
+  }
+  function viewName() { return view === "spectator" ? view : "seat:" + view; }
 
   var stage = el("div", { class: "step", "aria-live": "polite" });
   var slider = el("input", { type: "range", min: "0", value: "0", "aria-label": "Frame" });
@@ -90,7 +105,7 @@
 
   function show(i) {
     index = Math.max(0, Math.min(frames.length - 1, i));
-    var frame = frames[index], v = frameView(frame);
+    var frame = frames[index], v = frame.view;
     slider.value = String(index);
     counter.textContent = "Step " + index + " of " + (frames.length - 1);
     stage.textContent = "";
@@ -147,7 +162,19 @@
     root.textContent = "";
     who.appendChild(el("option", { value: "spectator", text: "Spectator" }));
     names.forEach(function (name, seat) { who.appendChild(el("option", { value: String(seat), text: "Seat " + seat + ": " + name })); });
-    who.addEventListener("change", function () { view = who.value; show(index); });
+    who.addEventListener("change", function () {
+      var wanted = who.value;
+      root.dataset.ready = "0";
+      root.setAttribute("aria-busy", "true");
+      load(wanted === "spectator" ? wanted : "seat:" + wanted).then(function (got) {
+        if (who.value !== wanted) return;  // switched again meanwhile
+        view = wanted;
+        frames = got;
+        show(index);
+        root.removeAttribute("aria-busy");
+        root.dataset.ready = "1";
+      }).catch(failed);
+    });
     slider.max = String(frames.length - 1);
     slider.addEventListener("input", function () { stop(); show(Number(slider.value)); });
     playButton.addEventListener("click", play);
@@ -161,6 +188,7 @@
     ]));
     root.appendChild(el("div", { class: "controls" }, [slider, counter]));
     root.appendChild(el("p", {}, [el("label", { for: "replay-view", text: "Point of view: " }), who]));
+    root.appendChild(el("p", { id: "replay-status", class: "muted", role: "status" }));
     root.appendChild(stage);
     root.setAttribute("tabindex", "0");
     document.addEventListener("keydown", function (event) {
@@ -173,14 +201,5 @@
     root.dataset.ready = "1";
   }
 
-  fetch(root.dataset.frames, { headers: { Accept: "application/json" } })
-    .then(function (response) {
-      if (!response.ok) return response.json().then(function (body) { throw new Error(body.detail || response.status); });
-      return response.json();
-    })
-    .then(function (body) { frames = body.frames; build(); })
-    .catch(function (error) {
-      var status = document.getElementById("replay-status");
-      if (status) status.textContent = "The replay cannot be shown: " + error.message;
-    });
+  load(viewName()).then(function (got) { frames = got; build(); }).catch(failed);
 })();

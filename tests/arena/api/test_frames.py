@@ -46,25 +46,55 @@ def test_frames_follow_the_record_and_end_on_its_result(anonymous):
     assert response.status_code == 200, response.content
     body = json.loads(response.content)
     assert body["match"] == match.pk and body["game"] == "moon_adventure"
+    assert body["view"] == "spectator"
     frames = body["frames"]
     assert len(frames) == match.decisions + 1
     assert frames[-1]["result"] == match.record["result"]
     assert [f["action"] for f in frames[1:]] == match.record["actions"]
-    assert all(len(f["observations"]) == 3 for f in frames)
-    assert (
-        frames[0]["spectator"] == engine.get_game("moon_adventure").new_state(3, 5).spectator_view()
-    )
+    assert set(frames[0]) == {"index", "actor", "action", "to_move", "view", "result"}
+    assert frames[0]["view"] == engine.get_game("moon_adventure").new_state(3, 5).spectator_view()
 
 
-def test_frames_are_cached_by_match_and_rules_version(anonymous):
+@pytest.mark.parametrize("game", ["moon_adventure", "moon_bots", "moonrakers", "moonrollers"])
+def test_one_response_carries_one_view_spectator_or_a_seat(anonymous, game):
+    match = recorded_match(game)
+    replayed = list(engine.frames(match.record))
+    for name, expected in [
+        ("spectator", [f["spectator"] for f in replayed]),
+        *((f"seat:{seat}", [f["observations"][seat] for f in replayed]) for seat in range(3)),
+    ]:
+        body = anonymous.get(f"/api/matches/{match.pk}/frames/?view={name}").json()
+        assert body["view"] == name
+        assert len(body["frames"]) == match.decisions + 1
+        assert [f["view"] for f in body["frames"]] == expected, name
+    spectator = anonymous.get(f"/api/matches/{match.pk}/frames/").content
+    seat = anonymous.get(f"/api/matches/{match.pk}/frames/?view=seat:1").content
+    everything = json.dumps(replayed, separators=(",", ":")).encode()
+    # The point of the parameter: one view is a fraction of all of them together.
+    assert len(spectator) < len(everything) / 2 and len(seat) < len(everything) / 2
+
+
+def test_a_view_the_match_has_not_is_a_400_naming_it(anonymous):
+    match = recorded_match()
+    for bad in ["seat:3", "seat:-1", "seat:", "all", "observer", "seat:1x"]:
+        response = anonymous.get(f"/api/matches/{match.pk}/frames/", {"view": bad})
+        assert response.status_code == 400, (bad, response.content)
+        assert "view" in response.content.decode()
+
+
+def test_frames_are_cached_by_match_rules_version_and_view(anonymous):
     match = recorded_match()
     first = anonymous.get(f"/api/matches/{match.pk}/frames/").content
-    key = cache_key(match.pk, engine.get_game("moon_adventure").rules_version)
-    assert caches[CACHE].get(key) == first
-    # The record is immutable once finished; changing it here proves the second answer
-    # comes from the cache and not from a new replay.
+    rules = engine.get_game("moon_adventure").rules_version
+    assert caches[CACHE].get(cache_key(match.pk, rules)) == first
+    # One replay stored every view: a seat's frames are cached before anyone asks.
+    seat_key = cache_key(match.pk, rules, "seat:2")
+    assert json.loads(caches[CACHE].get(seat_key))["view"] == "seat:2"
+    # The record is immutable once finished; changing it here proves the next answers
+    # come from the cache and not from a new replay.
     Match.objects.filter(pk=match.pk).update(record={"broken": True})
     assert anonymous.get(f"/api/matches/{match.pk}/frames/").content == first
+    assert anonymous.get(f"/api/matches/{match.pk}/frames/?view=seat:2").status_code == 200
     caches[CACHE].clear()
     assert anonymous.get(f"/api/matches/{match.pk}/frames/").status_code == 409
 
@@ -87,4 +117,6 @@ def test_the_schema_documents_the_frames(anonymous):
     operation = schema["paths"]["/api/matches/{id}/frames/"]["get"]
     ref = operation["responses"]["200"]["content"]["application/json"]["schema"]["$ref"]
     assert ref.endswith("/Frames")
-    assert "spectator" in schema["components"]["schemas"]["Frame"]["properties"]
+    assert "view" in schema["components"]["schemas"]["Frame"]["properties"]
+    (parameter,) = [p for p in operation["parameters"] if p["name"] == "view"]
+    assert parameter["in"] == "query" and "seat:N" in parameter["description"]

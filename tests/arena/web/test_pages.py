@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-import re
+from datetime import timedelta
 
 import pytest
+from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.utils import timezone
 
-from arena.models import Bot, LadderEntry, Match
+from arena.models import Bot, BotVersion, LadderEntry, Match
+from arena.services.bots import Upload, create_bot
 from arena.web import charts
 from bots.reference import builtin_path
 from tests.arena.web.site_data import PASSWORD, build_site
@@ -99,8 +101,32 @@ def test_sign_up_and_upload_through_the_forms(db, settings, client: Client):
         follow=True,
     )
     assert good.status_code == 200
-    assert re.search(rb"rolly version 1 passed validation", good.content)
+    page = good.content.decode()
+    # Stored pending: the smoke match is a worker's job (the browser test runs one).
+    assert "Version 1 is <strong>pending</strong>" in page
+    assert 'data-validation="pending"' in page and "arena/validation.js" in page
     assert b"rolly" in client.get("/my/bots/").content
+    version = BotVersion.objects.get(bot__name="rolly")
+    assert version.try_settle("the bot failed its smoke match: seat 0: crashed")
+    page = client.get(f"/bots/{version.bot_id}/").content.decode()
+    assert "Version 1 was <strong>rejected</strong>: the bot failed its smoke match" in page
+    assert "arena/validation.js" not in page  # nothing left to wait for
+    client.logout()
+    page = client.get(f"/bots/{version.bot_id}/").content.decode()
+    assert 'data-validation="rejected"' in page and "seat 0: crashed" not in page
+
+
+def test_the_owners_status_line_reports_news_only(db, client: Client):
+    owner = User.objects.create_user("vera", password=PASSWORD)
+    source = builtin_path("random", "moonrollers").read_bytes()
+    bot = create_bot(owner, "steady", "moonrollers", Upload("bot.py", source), smoke=False)
+    assert client.login(username="vera", password=PASSWORD)
+    page = client.get(f"/bots/{bot.pk}/").content.decode()
+    assert "Version 1 is <strong>ready</strong>" in page  # just now
+    BotVersion.objects.filter(bot=bot).update(validated_at=timezone.now() - timedelta(hours=2))
+    page = client.get(f"/bots/{bot.pk}/").content.decode()
+    assert 'id="validation-status"' not in page  # old news; the table still says ready
+    assert 'data-validation="ready"' in page
 
 
 def test_long_histories_are_thinned_for_the_chart_keeping_both_ends():
