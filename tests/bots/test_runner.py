@@ -217,14 +217,22 @@ def test_the_fast_codec_loads_from_a_lib_folder_and_leaves_the_real_modules(tmp_
         f"sys.path.insert(0, {str(codec.parent)!r})\n"
         "import runner\n"
         "print(runner.use_fast_codec(), runner.loads(b'[1, 2.5]'), runner.dumps({'a': None}))\n"
-        "import json, uuid, dataclasses\n"
-        "print(json.dumps([1]), uuid.UUID(int=1).int, dataclasses.is_dataclass(1))\n",
+        "print(sorted({'datetime', 'uuid', 'dataclasses', 'json', 'enum'} & set(sys.modules)))\n"
+        "import json, uuid, dataclasses, enum\n"
+        "print(json.dumps([1]), uuid.UUID(int=1).int, dataclasses.is_dataclass(1))\n"
+        "Size = enum.IntEnum('Size', 'S M')\n"
+        "print(runner.dumps([Size.M]), runner.dumps({'size': Size.S}))\n",
         name="probe.py",
     )
     done = subprocess.run(
         [sys.executable, "-I", "-S", str(probe)], capture_output=True, text=True, timeout=20
     )
-    assert done.stdout.splitlines() == ["True [1, 2.5] b'{\"a\":null}'", "[1] 1 False"], done.stderr
+    assert done.stdout.splitlines() == [
+        "True [1, 2.5] b'{\"a\":null}'",
+        "[]",  # the stand-ins are gone: nothing imported on the bot's behalf
+        "[1] 1 False",
+        "b'[2]' b'{\"size\":1}'",  # the real enum, written by value
+    ], done.stderr
 
 
 LAZY_BOT = """
