@@ -32,7 +32,6 @@ goes to stderr, which the bot's author can read.
 from __future__ import annotations
 
 import sys
-from time import perf_counter as _clock
 
 # Start-up time is paid once per bot per match, so this file imports almost
 # nothing: no os, no typing, and JSON through the C accelerator `_json` rather
@@ -43,7 +42,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 MAX_BOT_BYTES = 1 << 20
-# The longest a decided answer waits for the next ones of its batch (see `_Answers`):
+# The longest a decided answer waits for the bot's next decisions (see `_Answers`):
 # well under the shortest move limit (10 ms), and ~30 decisions of a quick bot.
 ANSWER_BATCH_SECONDS = 0.0005
 
@@ -389,34 +388,65 @@ class _Answers:
 
     The referee sends a bot all of its pending decisions in one write; answering each
     with its own write cost a system call and a wake-up of the referee per decision
-    (on the worker's one CPU, each wake-up a switch between the two processes). So the
-    answers to the requests of one read go out in one write, as soon as the last is
-    decided, and never later than ANSWER_BATCH_SECONDS after the first of them: the
-    referee charges the wait for lines read together to the last of them, so a move is
-    charged at most that much more than its own time (and the earlier ones less).
+    (on the worker's one CPU, each a switch between the two processes). So the answers
+    to one read's requests go out in one write when the last is decided, and no answer
+    waits longer than ANSWER_BATCH_SECONDS for the bot's later decisions: a real-time
+    timer (SIGALRM) armed with the first held answer writes what is held if the bot is
+    still thinking then. The referee charges the wait for lines read together to the
+    last of them, so a move is charged at most that much more than its own time.
+
+    A bot that takes SIGALRM for itself (a handler of its own, `signal.alarm`) turns
+    this off: every answer is then written at once, as before.
     """
 
     def __init__(self, stream: Any) -> None:
         self.stream = stream
         self.parts: list[bytes] = []
-        self.since = 0.0
+        self.armed = False
+        self.busy = False
+        self.signals: Any = None
+        try:
+            import _signal  # type: ignore[import-not-found]
+
+            _signal.signal(_signal.SIGALRM, self._on_alarm)
+            self.signals = _signal
+        except (ImportError, AttributeError, ValueError, OSError):
+            pass  # no timer (not the main thread, another platform): no batching
 
     def add(self, message: dict[str, Any]) -> None:
-        if not self.parts:
-            self.since = _clock()
         self.parts.append(dumps(message) + b"\n")
+        if self.armed:
+            return
+        signals = self.signals
+        if signals is not None and signals.getsignal(signals.SIGALRM) == self._on_alarm:
+            signals.setitimer(signals.ITIMER_REAL, ANSWER_BATCH_SECONDS)
+            self.armed = True
+        else:
+            self.signals = None  # the bot uses SIGALRM: no batching from now on
+            self.send()
 
-    def send_if_due(self) -> None:
-        if self.parts and _clock() - self.since >= ANSWER_BATCH_SECONDS:
+    def _on_alarm(self, signum: int, frame: Any) -> None:
+        # Runs between two bytecodes of the main thread, possibly inside `send`.
+        if not self.busy:
             self.send()
 
     def send(self) -> None:
-        if not self.parts:
+        if self.busy:
             return
-        data = memoryview(b"".join(self.parts))
-        self.parts.clear()
-        while data:
-            data = data[self.stream.write(data) :]
+        self.busy = True
+        try:
+            if self.armed:
+                self.armed = False
+                if self.signals is not None:
+                    self.signals.setitimer(self.signals.ITIMER_REAL, 0)
+            if not self.parts:
+                return
+            data = memoryview(b"".join(self.parts))
+            self.parts.clear()
+            while data:
+                data = data[self.stream.write(data) :]
+        finally:
+            self.busy = False
 
 
 def _fail(out: _Answers, reason: str, match: Any = None) -> int:
@@ -492,7 +522,6 @@ def serve(path: str, batches: Any, stdout: Any) -> int:
                     out.add(_reply(match, action))
                 except (TypeError, ValueError) as exc:
                     return _fail(out, f"act returned a value that is not JSON: {exc}", match)
-                out.send_if_due()
                 continue
             try:
                 message = loads(line)
@@ -510,7 +539,6 @@ def serve(path: str, batches: Any, stdout: Any) -> int:
                         out.add(_reply(match, action))
                     except (TypeError, ValueError) as exc:
                         return _fail(out, f"act returned a value that is not JSON: {exc}", match)
-                    out.send_if_due()
                 elif kind == "start":
                     # The instance made when loading plays the first match.
                     player = bot if first else bot.for_match()

@@ -295,3 +295,86 @@ def test_split_act_takes_only_the_referees_layout():
     broken = split_act(b'{"match":7,"type":"act","legal_actions":[1],"observation":{"a"}')
     with pytest.raises(ValueError):
         broken[2].value()  # type: ignore[index]
+
+
+def _timed_replies(bot: Path, messages: list[dict], wait: float = 5.0) -> list[tuple[float, dict]]:
+    """Send every message in one write; each reply line with when it arrived."""
+    import os
+    import selectors
+    import time
+
+    process = subprocess.Popen(
+        [sys.executable, "-I", "-S", str(RUNNER), str(bot)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert process.stdin is not None and process.stdout is not None
+    replies: list[tuple[float, dict]] = []
+    try:
+        started = time.monotonic()
+        process.stdin.write("".join(json.dumps(m) + "\n" for m in messages).encode())
+        process.stdin.flush()
+        asked = sum(1 for m in messages if m["type"] == "act")
+        pending = b""
+        with selectors.DefaultSelector() as selector:
+            selector.register(process.stdout, selectors.EVENT_READ)
+            while len(replies) < asked and time.monotonic() - started < wait:
+                if not selector.select(wait):
+                    break
+                pending += os.read(process.stdout.fileno(), 65536)
+                *lines, pending = pending.split(b"\n")
+                now = time.monotonic() - started
+                replies += [(now, json.loads(line)) for line in lines]
+    finally:
+        process.kill()
+        process.wait()
+    return replies
+
+
+def test_an_answer_is_not_held_while_the_bot_thinks_about_the_next_request(tmp_path):
+    """Answers to one write's requests leave together, but a decided answer waits at most
+    ANSWER_BATCH_SECONDS for the bot's next decisions: the referee times each answer on
+    arrival, so a slow decision must not make an earlier match look slow."""
+    bot = write(
+        tmp_path,
+        "import time\n"
+        "def act(observation, legal_actions):\n"
+        "    if legal_actions == ['slow']:\n"
+        "        time.sleep(1.0)\n"
+        "    return legal_actions[0]\n",
+    )
+    messages = [
+        {**START, "match": 1},
+        {**START, "match": 2},
+        {**act(["quick"]), "match": 1},
+        {**act(["slow"]), "match": 2},
+    ]
+    replies = _timed_replies(bot, messages)
+    assert [reply for _, reply in replies] == [
+        {"match": 1, "action": "quick"},
+        {"match": 2, "action": "slow"},
+    ]
+    assert replies[0][0] < 0.5 < replies[1][0]
+
+
+def test_a_bot_with_its_own_sigalrm_gets_its_alarm_and_every_answer(tmp_path):
+    bot = write(
+        tmp_path,
+        "import signal, time\n"
+        "rang = []\n"
+        "signal.signal(signal.SIGALRM, lambda *_: rang.append(1))\n"
+        "def act(observation, legal_actions):\n"
+        "    if legal_actions == ['alarm']:\n"
+        "        signal.setitimer(signal.ITIMER_REAL, 0.05)\n"
+        "        time.sleep(0.3)\n"
+        "        return len(rang)\n"
+        "    return legal_actions[0]\n",
+    )
+    messages = [{**START, "match": 1}]
+    messages += [{**act(["alarm"]), "match": 1}, {**act([2]), "match": 1}]
+    replies = _timed_replies(bot, messages)
+    assert [reply for _, reply in replies] == [
+        {"match": 1, "action": 1},
+        {"match": 1, "action": 2},
+    ]
