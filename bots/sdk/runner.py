@@ -9,9 +9,8 @@ with `act` and optional `setup(info)` and `end(result)`.
 
 One process plays every match of a set (matches between the same bot versions):
 each message names its match, the referee interleaves the set's matches and may
-send several requests in one write, and the runner answers them in the order asked,
-the answers to one read's requests in one write (within ANSWER_BATCH_SECONDS of the
-first being decided). Protocol (one JSON object per line):
+send several requests in one write, and the runner answers each as soon as the bot
+has decided, in the order asked. Protocol (one JSON object per line):
     -> {"type": "start", "match": 7, "game": ..., "seat": 0, "players": 3, "options": {}, "limits": {}}
     -> {"type": "act", "match": 7, "observation": {...}, "legal_actions": [...]}
     <- {"match": 7, "action": <one of legal_actions>}
@@ -42,9 +41,6 @@ if TYPE_CHECKING:
     from typing import Any
 
 MAX_BOT_BYTES = 1 << 20
-# The longest a decided answer waits for the bot's next decisions (see `_Answers`):
-# well under the shortest move limit (10 ms), and ~30 decisions of a quick bot.
-ANSWER_BATCH_SECONDS = 0.0005
 
 
 class _ScannerContext:
@@ -109,8 +105,8 @@ def _load_orjson() -> Any:
     look-ups and are removed again, and a bot importing those modules gets the real
     ones. An `Enum` a bot returns is then not orjson's: `dumps` falls back to the
     standard encoder, which writes an `IntEnum` or `StrEnum` by value, as orjson would,
-    and refuses a plain `Enum` (as the standard codec always did). Anything unexpected (another orjson, no
-    orjson) leaves the standard codec in place.
+    and refuses a plain `Enum` (as the standard codec always did). Anything unexpected
+    (another orjson, no orjson) leaves the standard codec in place.
     """
     names = ("datetime", "uuid", "dataclasses", "json", "enum")
     saved = {name: sys.modules.get(name) for name in names}
@@ -383,96 +379,19 @@ def _from_class(bot_class: type, lazy: bool = False) -> LoadedBot:
     )
 
 
-class _Answers:
-    """Answers on their way to the referee, written together when the bot has them.
-
-    The referee sends a bot all of its pending decisions in one write; answering each
-    with its own write cost a system call and a wake-up of the referee per decision
-    (on the worker's one CPU, each a switch between the two processes). So the answers
-    to one read's requests go out in one write when the last is decided, and no answer
-    waits longer than ANSWER_BATCH_SECONDS for the bot's later decisions: a real-time
-    timer (SIGALRM) armed with the first held answer writes what is held if the bot is
-    still thinking then. The referee charges the wait for lines read together to the
-    last of them, so a move is charged at most that much more than its own time.
-
-    A bot that takes SIGALRM for itself (a handler of its own, `signal.alarm`) turns
-    this off: every answer is then written at once, as before.
-    """
-
-    def __init__(self, stream: Any) -> None:
-        self.stream = stream
-        self.parts: list[bytes] = []
-        self.armed = False
-        self.busy = False
-        self.signals: Any = None
-        try:
-            import _signal  # type: ignore[import-not-found]
-
-            _signal.signal(_signal.SIGALRM, self._on_alarm)
-            self.signals = _signal
-        except (ImportError, AttributeError, ValueError, OSError):
-            pass  # no timer (not the main thread, another platform): no batching
-
-    def add(self, message: dict[str, Any]) -> None:
-        self.parts.append(dumps(message) + b"\n")
-        if self.armed:
-            return
-        signals = self.signals
-        if signals is not None and signals.getsignal(signals.SIGALRM) == self._on_alarm:
-            signals.setitimer(signals.ITIMER_REAL, ANSWER_BATCH_SECONDS)
-            self.armed = True
-        else:
-            self.signals = None  # the bot uses SIGALRM: no batching from now on
-            self.send()
-
-    def _on_alarm(self, signum: int, frame: Any) -> None:
-        # Runs between two bytecodes of the main thread, possibly inside `send`.
-        if not self.busy:
-            self.send()
-
-    def send(self) -> None:
-        if self.busy:
-            return
-        self.busy = True
-        try:
-            if self.armed:
-                self.armed = False
-                if self.signals is not None:
-                    self.signals.setitimer(self.signals.ITIMER_REAL, 0)
-            if not self.parts:
-                return
-            data = memoryview(b"".join(self.parts))
-            self.parts.clear()
-            while data:
-                data = data[self.stream.write(data) :]
-        finally:
-            self.busy = False
+def _say(stream: Any, message: dict[str, Any]) -> None:
+    # One write per answer, at once: the referee times each answer on arrival.
+    data = memoryview(dumps(message) + b"\n")
+    while data:
+        data = data[stream.write(data) :]
 
 
-def _fail(out: _Answers, reason: str, match: Any = None) -> int:
+def _fail(stream: Any, reason: str, match: Any = None) -> int:
     message: dict[str, Any] = {"error": reason[:500]}
     if match is not None:
         message = {"match": match, **message}
-    out.add(message)
-    out.send()
+    _say(stream, message)
     return 1
-
-
-def read_batches(fd: int) -> Any:
-    """The protocol lines on `fd`, as lists: the complete lines each read brought."""
-    import posix  # built in: no import of os at every start
-
-    rest = b""
-    while True:
-        chunk = posix.read(fd, 1 << 16)
-        if not chunk:
-            if rest:
-                yield [rest]
-            return
-        lines = (rest + chunk).split(b"\n")
-        rest = lines.pop()
-        if lines:
-            yield lines
 
 
 def _print_traceback(exc: BaseException) -> None:
@@ -490,76 +409,70 @@ def _reply(match: Any, action: Any) -> dict[str, Any]:
     return {"action": action} if match is None else {"match": match, "action": action}
 
 
-def serve(path: str, batches: Any, stdout: Any) -> int:
+def serve(path: str, stdin: Any, stdout: Any) -> int:
     """Answer the referee until its input closes; return the process exit status.
 
-    `batches` yields lists of protocol lines (bytes), such as `read_batches` gives;
-    `stdout` takes bytes (a raw file: each write is one system call). The answers to
-    one batch leave together (see `_Answers`).
+    `stdin` yields protocol lines (bytes); `stdout` takes bytes (a raw file: each
+    write is one system call, so each answer leaves as soon as it is decided).
     """
-    out = _Answers(stdout)
     try:
         bot = load_bot(path)
     except BotLoadError as exc:
         if exc.__cause__ is not None:
             _print_traceback(exc.__cause__)
-        return _fail(out, str(exc))
+        return _fail(stdout, str(exc))
     first = True
     playing: dict[Any, LoadedBot] = {}
     lazy = bot.lazy
-    for batch in batches:
-        for line in batch:
-            act = split_act(line) if lazy else None
-            if act is not None:
-                match, legal, observation = act
-                player = playing.get(match) or bot
-                try:
-                    action = player.act(observation, legal)
-                except Exception as exc:
-                    _print_traceback(exc)
-                    return _fail(out, f"bot raised {type(exc).__name__}: {exc}", match)
-                try:
-                    out.add(_reply(match, action))
-                except (TypeError, ValueError) as exc:
-                    return _fail(out, f"act returned a value that is not JSON: {exc}", match)
-                continue
+    for line in stdin:
+        act = split_act(line) if lazy else None
+        if act is not None:
+            match, legal, observation = act
+            player = playing.get(match) or bot
             try:
-                message = loads(line)
-            except ValueError:
-                return _fail(out, "the referee sent a line that is not JSON")
-            if not isinstance(message, dict):
-                return _fail(out, "the referee sent a line that is not a JSON object")
-            kind = message.get("type")
-            match = message.get("match")
-            try:
-                if kind == "act":
-                    player = playing.get(match) or bot
-                    action = player.act(message["observation"], message["legal_actions"])
-                    try:
-                        out.add(_reply(match, action))
-                    except (TypeError, ValueError) as exc:
-                        return _fail(out, f"act returned a value that is not JSON: {exc}", match)
-                elif kind == "start":
-                    # The instance made when loading plays the first match.
-                    player = bot if first else bot.for_match()
-                    first = False
-                    playing[match] = player
-                    if player.setup is not None:
-                        player.setup(message)
-                elif kind == "end":
-                    player = playing.pop(match, bot)
-                    if player.end is not None:
-                        player.end(message.get("result"))
-                    if match is None:
-                        out.send()
-                        return 0
+                action = player.act(observation, legal)
             except Exception as exc:
                 _print_traceback(exc)
-                if isinstance(exc, BotLoadError):
-                    return _fail(out, str(exc), match)
-                return _fail(out, f"bot raised {type(exc).__name__}: {exc}", match)
-        out.send()
-    out.send()
+                return _fail(stdout, f"bot raised {type(exc).__name__}: {exc}", match)
+            try:
+                _say(stdout, _reply(match, action))
+            except (TypeError, ValueError) as exc:
+                return _fail(stdout, f"act returned a value that is not JSON: {exc}", match)
+            continue
+        try:
+            message = loads(line)
+        except ValueError:
+            return _fail(stdout, "the referee sent a line that is not JSON")
+        if not isinstance(message, dict):
+            return _fail(stdout, "the referee sent a line that is not a JSON object")
+        kind = message.get("type")
+        match = message.get("match")
+        try:
+            if kind == "act":
+                player = playing.get(match) or bot
+                action = player.act(message["observation"], message["legal_actions"])
+                try:
+                    _say(stdout, _reply(match, action))
+                except (TypeError, ValueError) as exc:
+                    return _fail(stdout, f"act returned a value that is not JSON: {exc}", match)
+            elif kind == "start":
+                # The instance made when loading plays the first match.
+                player = bot if first else bot.for_match()
+                first = False
+                playing[match] = player
+                if player.setup is not None:
+                    player.setup(message)
+            elif kind == "end":
+                player = playing.pop(match, bot)
+                if player.end is not None:
+                    player.end(message.get("result"))
+                if match is None:
+                    return 0
+        except Exception as exc:
+            _print_traceback(exc)
+            if isinstance(exc, BotLoadError):
+                return _fail(stdout, str(exc), match)
+            return _fail(stdout, f"bot raised {type(exc).__name__}: {exc}", match)
     return 0
 
 
@@ -577,7 +490,7 @@ def main(argv: list[str]) -> int:
     # The protocol owns stdout: anything the bot prints goes to stderr instead.
     protocol_out = sys.stdout.buffer.raw  # type: ignore[union-attr]
     sys.stdout = sys.stderr
-    return serve(args[0], read_batches(sys.stdin.fileno()), protocol_out)
+    return serve(args[0], sys.stdin.buffer, protocol_out)
 
 
 if __name__ == "__main__":

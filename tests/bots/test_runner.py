@@ -333,9 +333,9 @@ def _timed_replies(bot: Path, messages: list[dict], wait: float = 5.0) -> list[t
 
 
 def test_an_answer_is_not_held_while_the_bot_thinks_about_the_next_request(tmp_path):
-    """Answers to one write's requests leave together, but a decided answer waits at most
-    ANSWER_BATCH_SECONDS for the bot's next decisions: the referee times each answer on
-    arrival, so a slow decision must not make an earlier match look slow."""
+    """Several requests in one write: each answer leaves as soon as it is decided (the
+    referee times each answer on arrival, so a slow decision must not make an earlier
+    match look slow)."""
     bot = write(
         tmp_path,
         "import time\n"
@@ -356,25 +356,3 @@ def test_an_answer_is_not_held_while_the_bot_thinks_about_the_next_request(tmp_p
         {"match": 2, "action": "slow"},
     ]
     assert replies[0][0] < 0.5 < replies[1][0]
-
-
-def test_a_bot_with_its_own_sigalrm_gets_its_alarm_and_every_answer(tmp_path):
-    bot = write(
-        tmp_path,
-        "import signal, time\n"
-        "rang = []\n"
-        "signal.signal(signal.SIGALRM, lambda *_: rang.append(1))\n"
-        "def act(observation, legal_actions):\n"
-        "    if legal_actions == ['alarm']:\n"
-        "        signal.setitimer(signal.ITIMER_REAL, 0.05)\n"
-        "        time.sleep(0.3)\n"
-        "        return len(rang)\n"
-        "    return legal_actions[0]\n",
-    )
-    messages = [{**START, "match": 1}]
-    messages += [{**act(["alarm"]), "match": 1}, {**act([2]), "match": 1}]
-    replies = _timed_replies(bot, messages)
-    assert [reply for _, reply in replies] == [
-        {"match": 1, "action": 1},
-        {"match": 1, "action": 2},
-    ]
