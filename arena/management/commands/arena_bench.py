@@ -157,14 +157,14 @@ def _process_cpu(pid: int) -> float:
     return sum(int(value) for value in fields[11:15]) / os.sysconf("SC_CLK_TCK")
 
 
-def _tree_cpu(pid: int) -> float:
-    """A Celery worker's CPU: its main process and its live pool processes (each with
+def _tree_cpu(pid: int) -> tuple[float, float]:
+    """A Celery worker's CPU: its main process, and its live pool processes (each with
     the bot processes it has reaped)."""
     try:
         children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
     except OSError:
         children = []
-    return _process_cpu(pid) + sum(_process_cpu(int(child)) for child in children)
+    return _process_cpu(pid), sum(_process_cpu(int(child)) for child in children)
 
 
 def _database_cpu() -> dict[int, float]:
@@ -390,7 +390,7 @@ class Command(BaseCommand):
         ids = self.create_matches(jobs, bots)
         cpu_before = _cpu_seconds()
         worker, log = (None, None) if external else self.start_worker(queue, concurrency, isolation)
-        worker_cpu = _tree_cpu(worker.pid) if worker is not None else 0.0
+        worker_cpu = _tree_cpu(worker.pid) if worker is not None else (0.0, 0.0)
         database_cpu = _database_cpu()
         try:
             with app.producer_or_acquire() as producer:
@@ -410,7 +410,8 @@ class Command(BaseCommand):
             last = Match.objects.filter(pk__in=ids).aggregate(last=Max("finished_at"))["last"]
             seconds = ((last or timezone.now()) - started).total_seconds()
             if worker is not None:
-                worker_cpu = _tree_cpu(worker.pid) - worker_cpu
+                main, pool = _tree_cpu(worker.pid)
+                worker_cpu = (main - worker_cpu[0], pool - worker_cpu[1])
             database_cpu = _database_cpu_since(database_cpu)
         finally:
             if worker is not None:
@@ -429,7 +430,8 @@ class Command(BaseCommand):
         if worker is not None:
             # While it worked, boot excluded: the Celery process, its pool and their bots;
             # and the PostgreSQL backends serving it (0 when the server is elsewhere).
-            figures["cpu_per_match_ms"] = round(worker_cpu / len(ids) * 1e3, 2)
+            figures["cpu_per_match_ms"] = round(sum(worker_cpu) / len(ids) * 1e3, 2)
+            figures["celery_main_cpu_per_match_ms"] = round(worker_cpu[0] / len(ids) * 1e3, 2)
             figures["database_cpu_per_match_ms"] = round(database_cpu / len(ids) * 1e3, 2)
         figures["finished_and_rated"] = finished
         figures.update(_time_split(rows))
@@ -598,7 +600,7 @@ def _total(runs: list[dict[str, Any]]) -> dict[str, Any]:
         if all(key in run for run in runs):
             total[key] = round(sum(run[key] * run["matches"] for run in runs) / matches, 4)
     total["cpu_seconds"] = round(sum(run["cpu_seconds"] for run in runs), 2)
-    for key in ("cpu_per_match_ms", "database_cpu_per_match_ms"):
+    for key in ("cpu_per_match_ms", "celery_main_cpu_per_match_ms", "database_cpu_per_match_ms"):
         if all(key in run for run in runs):
             total[key] = round(sum(run[key] * run["matches"] for run in runs) / matches, 2)
     total["rounds_matches_per_second"] = [run["matches_per_second"] for run in runs]
