@@ -173,7 +173,7 @@ class BotProcess:
                 return
             # Lines read together are timed together: the wait goes to the last of them
             # (the runner answers in order, each as soon as it has it).
-            self._on_line(bytes(line), now if index == last else self._clock)
+            self._on_line(line, now if index == last else self._clock)
         if self.dead is not None:
             return
         if len(pending) > self.limits.output_bytes_per_move:
@@ -186,11 +186,34 @@ class BotProcess:
         elif self.output_total > self.output_limit:
             self._die(Forfeit("flooded its output: over the per-match output limit"), kill=True)
 
-    def _on_line(self, line: bytes, now: float) -> None:
+    def _on_line(self, line: bytes | bytearray, now: float) -> None:
         try:
             message = decode_line(line)
         except ValueError:
             message = Forfeit(f"reply is not JSON: {line[:80].decode('utf-8', 'replace')!r}")
+        requests = self._requests
+        if (
+            type(message) is dict
+            and len(message) == 2
+            and "action" in message
+            and "match" in message
+            and requests
+            and not self._abandoned
+            and requests[0].match == message["match"]
+        ):
+            # The usual answer ({"match": m, "action": a} to the oldest request), in
+            # short: the checks below, for it, come to this.
+            request = requests.pop(0)
+            started = self._clock
+            self._clock = now
+            if now - started > self.limits.move_seconds:
+                self._charge_overrun(request, started, now)
+            self._answers.append((request.match, message["action"]))
+            if requests:  # the bot starts on the next one now
+                requests[0].deadline = 0.0
+                requests[0].extended = 0.0
+            self._arm()
+            return
         if isinstance(message, dict) and "error" in message and "match" not in message:
             # The runner failed outside any one match (loading the bot): it is exiting.
             self._die(Forfeit(str(message["error"])[:500]))
@@ -234,17 +257,20 @@ class BotProcess:
             answer = Forfeit('reply has no "action" key')
         else:
             answer = message["action"]
-            wall = now - started
-            if wall > self.limits.move_seconds:
-                overrun = self._charged(started, now) - self.limits.move_seconds
-                if overrun > 0:
-                    bank = self.banks.get(request.match, 0.0)
-                    self.banks[request.match] = max(0.0, bank - overrun)
+            if now - started > self.limits.move_seconds:
+                self._charge_overrun(request, started, now)
         self._answers.append((request.match, answer))
         if self._requests:  # the bot starts on the next one now
             self._requests[0].deadline = 0.0
             self._requests[0].extended = 0.0
         self._arm()
+
+    def _charge_overrun(self, request: _Request, started: float, now: float) -> None:
+        """A move past its limit draws the excess from its match's time bank."""
+        overrun = self._charged(started, now) - self.limits.move_seconds
+        if overrun > 0:
+            bank = self.banks.get(request.match, 0.0)
+            self.banks[request.match] = max(0.0, bank - overrun)
 
     def check_time(self, now: float) -> None:
         """Forfeit the oldest request if its time is up (after any load extension)."""

@@ -49,7 +49,7 @@ def encode_line(message: dict[str, Any]) -> bytes:
     return (json.dumps(message, separators=(",", ":")) + "\n").encode()
 
 
-def decode_line(line: bytes) -> Any:
+def decode_line(line: bytes | bytearray) -> Any:
     """A bot's reply; raises ValueError when it is not JSON."""
     if orjson is not None:
         try:

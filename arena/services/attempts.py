@@ -37,6 +37,23 @@ def log_attempt(
     )
 
 
+def log_attempts(ended: list[tuple[Match, str, str]]) -> None:
+    """`log_attempt` for each (match, outcome, detail) of a set, in one statement."""
+    now = timezone.now()
+    MatchAttempt.objects.bulk_create(
+        MatchAttempt(
+            match_id=match.pk,
+            claim_token=match.claim_token,
+            worker=match.claimed_by or "",
+            started_at=match.claimed_at,
+            ended_at=now,
+            outcome=outcome,
+            detail=detail[:MAX_DETAIL_CHARS],
+        )
+        for match, outcome, detail in ended
+    )
+
+
 def release_for_replay(match: Match, token: uuid.UUID | None, outcome: str, reason: str) -> bool:
     """Give a claim back for an infrastructure reason: queued again, free, attempt kept.
 

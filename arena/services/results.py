@@ -132,9 +132,13 @@ def record_results(
     conflict), nothing of the batch is kept and each match is recorded on its own.
     """
     if len(items) > 1:
+        from arena.services import set_results as _set_writes
+
         try:
-            with transaction.atomic():
-                done = [_record(*item, savepoint=False) for item in items]
+            done = _set_writes.record_set(items) if connection.vendor == "postgresql" else None
+            if done is None:
+                with transaction.atomic():
+                    done = [_record(*item, savepoint=False) for item in items]
         except (_MissingRows, ValueError, DatabaseError) as exc:
             log.info("recording a set one match at a time (%s)", type(exc).__name__)
         else:
@@ -165,24 +169,7 @@ def _record(
             return Recorded(match_id, False, match.status, stale_claim=True)
         _check_outcome(match, seats, outcome)
         cooperative = _is_cooperative(match.game)
-
-        match.status = Match.Status.FINISHED
-        match.record = outcome.record
-        match.result = _result_summary(outcome)
-        match.decisions = outcome.decisions
-        match.duration_seconds = round(float(outcome.seconds), 6)
-        match.error = ""
-        # A challenge's games test two versions against each other: rating them would
-        # over-weight those two on the leaderboard (and in the whole-history fit).
-        rated = bool(seats) and match.challenge_id is None
-        match.rated = rated
-        for seat in seats:
-            seat.rank = outcome.ranks[seat.seat]
-            seat.score = outcome.scores[seat.seat]
-            seat.forfeit_reason = outcome.forfeits.get(seat.seat, "")[:MAX_ERROR_CHARS]
-            stderr = outcome.stderr[seat.seat] if seat.seat < len(outcome.stderr) else ""
-            seat.stderr = (stderr or "")[:MAX_STDERR_CHARS]
-
+        rated = _fill(match, seats, outcome)
         moves = _rate(match, seats, ratings, outcome, cooperative) if rated else RatingMoves()
         # Stamped last, so the time is that of the write (the benchmark's clock reads it).
         match.finished_at = timezone.now()
@@ -193,6 +180,26 @@ def _record(
             standings.add_match(match.tournament_id, seats, match.result)
             _try_finish_tournament(match.tournament_id)
     return Recorded(match_id, True, Match.Status.FINISHED, challenge_id=match.challenge_id)
+
+
+def _fill(match: Match, seats: Sequence[MatchSeat], outcome: Outcome) -> bool:
+    """Put the outcome on the match and its seats (in memory); whether it is rated."""
+    match.status = Match.Status.FINISHED
+    match.record = outcome.record
+    match.result = _result_summary(outcome)
+    match.decisions = outcome.decisions
+    match.duration_seconds = round(float(outcome.seconds), 6)
+    match.error = ""
+    # A challenge's games test two versions against each other: rating them would
+    # over-weight those two on the leaderboard (and in the whole-history fit).
+    match.rated = bool(seats) and match.challenge_id is None
+    for seat in seats:
+        seat.rank = outcome.ranks[seat.seat]
+        seat.score = outcome.scores[seat.seat]
+        seat.forfeit_reason = outcome.forfeits.get(seat.seat, "")[:MAX_ERROR_CHARS]
+        stderr = outcome.stderr[seat.seat] if seat.seat < len(outcome.stderr) else ""
+        seat.stderr = (stderr or "")[:MAX_STDERR_CHARS]
+    return match.rated
 
 
 def record_failure(match_id: int, claim_token: uuid.UUID | str | None, error: str) -> Recorded:

@@ -108,12 +108,13 @@ _NEW_RESULTS_SQL = (
 )
 
 
-def request_refit_if_due(game: str) -> bool:
+def request_refit_if_due(game: str, recorded: int = 1) -> bool:
     """Enqueue a refit when the game has N (or 2N and more) rated results since its last fit.
 
-    Called after each recorded match: one bounded count, one round trip (a prepared
-    statement on PostgreSQL). Triggering at exactly N keeps duplicates rare; from 2N on it
-    asks every time, in case a trigger was missed.
+    Called after each recorded match, or once after a set's `recorded` results: one
+    bounded count, one round trip (a prepared statement on PostgreSQL). Triggering when
+    these results reach N keeps duplicates rare; from 2N on it asks every time, in case a
+    trigger was missed.
     """
     every = refit_every()
     if every <= 0:
@@ -121,7 +122,8 @@ def request_refit_if_due(game: str) -> bool:
     with rows.prepared_cursor() as cursor:
         cursor.execute(_NEW_RESULTS_SQL, [game, game, 2 * every])
         count = int(cursor.fetchone()[0])
-    if count != every and count < 2 * every:
+    reached = count - max(1, recorded) < every <= count
+    if not reached and count < 2 * every:
         return False
     enqueue = _enqueue_refit()
     transaction.on_commit(lambda: enqueue(game, False), robust=True)

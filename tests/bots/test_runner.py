@@ -217,14 +217,22 @@ def test_the_fast_codec_loads_from_a_lib_folder_and_leaves_the_real_modules(tmp_
         f"sys.path.insert(0, {str(codec.parent)!r})\n"
         "import runner\n"
         "print(runner.use_fast_codec(), runner.loads(b'[1, 2.5]'), runner.dumps({'a': None}))\n"
-        "import json, uuid, dataclasses\n"
-        "print(json.dumps([1]), uuid.UUID(int=1).int, dataclasses.is_dataclass(1))\n",
+        "print(sorted({'datetime', 'uuid', 'dataclasses', 'json', 'enum'} & set(sys.modules)))\n"
+        "import json, uuid, dataclasses, enum\n"
+        "print(json.dumps([1]), uuid.UUID(int=1).int, dataclasses.is_dataclass(1))\n"
+        "Size = enum.IntEnum('Size', 'S M')\n"
+        "print(runner.dumps([Size.M]), runner.dumps({'size': Size.S}))\n",
         name="probe.py",
     )
     done = subprocess.run(
         [sys.executable, "-I", "-S", str(probe)], capture_output=True, text=True, timeout=20
     )
-    assert done.stdout.splitlines() == ["True [1, 2.5] b'{\"a\":null}'", "[1] 1 False"], done.stderr
+    assert done.stdout.splitlines() == [
+        "True [1, 2.5] b'{\"a\":null}'",
+        "[]",  # the stand-ins are gone: nothing imported on the bot's behalf
+        "[1] 1 False",
+        "b'[2]' b'{\"size\":1}'",  # the real enum, written by value
+    ], done.stderr
 
 
 LAZY_BOT = """
@@ -287,3 +295,64 @@ def test_split_act_takes_only_the_referees_layout():
     broken = split_act(b'{"match":7,"type":"act","legal_actions":[1],"observation":{"a"}')
     with pytest.raises(ValueError):
         broken[2].value()  # type: ignore[index]
+
+
+def _timed_replies(bot: Path, messages: list[dict], wait: float = 5.0) -> list[tuple[float, dict]]:
+    """Send every message in one write; each reply line with when it arrived."""
+    import os
+    import selectors
+    import time
+
+    process = subprocess.Popen(
+        [sys.executable, "-I", "-S", str(RUNNER), str(bot)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert process.stdin is not None and process.stdout is not None
+    replies: list[tuple[float, dict]] = []
+    try:
+        started = time.monotonic()
+        process.stdin.write("".join(json.dumps(m) + "\n" for m in messages).encode())
+        process.stdin.flush()
+        asked = sum(1 for m in messages if m["type"] == "act")
+        pending = b""
+        with selectors.DefaultSelector() as selector:
+            selector.register(process.stdout, selectors.EVENT_READ)
+            while len(replies) < asked and time.monotonic() - started < wait:
+                if not selector.select(wait):
+                    break
+                pending += os.read(process.stdout.fileno(), 65536)
+                *lines, pending = pending.split(b"\n")
+                now = time.monotonic() - started
+                replies += [(now, json.loads(line)) for line in lines]
+    finally:
+        process.kill()
+        process.wait()
+    return replies
+
+
+def test_an_answer_is_not_held_while_the_bot_thinks_about_the_next_request(tmp_path):
+    """Several requests in one write: each answer leaves as soon as it is decided (the
+    referee times each answer on arrival, so a slow decision must not make an earlier
+    match look slow)."""
+    bot = write(
+        tmp_path,
+        "import time\n"
+        "def act(observation, legal_actions):\n"
+        "    if legal_actions == ['slow']:\n"
+        "        time.sleep(1.0)\n"
+        "    return legal_actions[0]\n",
+    )
+    messages = [
+        {**START, "match": 1},
+        {**START, "match": 2},
+        {**act(["quick"]), "match": 1},
+        {**act(["slow"]), "match": 2},
+    ]
+    replies = _timed_replies(bot, messages)
+    assert [reply for _, reply in replies] == [
+        {"match": 1, "action": "quick"},
+        {"match": 2, "action": "slow"},
+    ]
+    assert replies[0][0] < 0.5 < replies[1][0]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from arena.models import Match, MatchSeat, MatchSet, Rating, RatingChange
+from arena.models import Match, MatchAttempt, MatchSeat, MatchSet, Rating, RatingChange
 from tests.workers.test_tasks import BrokenLauncher, make_bot, reference
 from workers import tasks
 
@@ -75,8 +75,13 @@ def test_a_set_is_played_in_one_task_and_each_match_recorded_and_rated(owner):
         assert match.status == Match.Status.FINISHED and match.rated and match.attempts == 1
         assert RatingChange.objects.filter(match=match).count() == 2
     assert [r.games for r in Rating.objects.filter(bot__in=bots)] == [4, 4]
+    # Each match's claim left its attempt, "recorded" (logged for the set at once).
+    attempts = MatchAttempt.objects.filter(match__in=ids)
+    assert sorted(attempts.values_list("match_id", "outcome")) == [(i, "recorded") for i in ids]
+    assert all(a.claim_token and a.started_at and a.ended_at for a in attempts)
     # A second delivery of the same set finds every match taken.
     assert tasks.execute_set(ids) == ["skipped"] * 4
+    assert MatchAttempt.objects.filter(match__in=ids).count() == 4
 
 
 def test_a_match_named_twice_in_a_set_is_played_once(owner):

@@ -148,6 +148,52 @@ def _cpu_seconds() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
+def _process_cpu(pid: int) -> float:
+    """CPU seconds of a live process and of the children it has reaped; 0 once gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return sum(int(value) for value in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+
+
+def _tree_cpu(pid: int) -> tuple[float, float]:
+    """A Celery worker's CPU: its main process, and its live pool processes (each with
+    the bot processes it has reaped)."""
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        children = []
+    return _process_cpu(pid), sum(_process_cpu(int(child)) for child in children)
+
+
+def _database_cpu() -> dict[int, float]:
+    """CPU seconds of each PostgreSQL backend serving this database but not this process,
+    when the server runs on this machine (empty otherwise)."""
+    if connections["default"].vendor != "postgresql":
+        return {}
+    with connections["default"].cursor() as cursor:
+        cursor.execute(
+            "SELECT pid FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+        pids = [row[0] for row in cursor.fetchall()]
+    found = {}
+    for pid in pids:
+        try:
+            if Path(f"/proc/{pid}/comm").read_text().strip() != "postgres":
+                continue
+        except OSError:
+            continue
+        found[pid] = _process_cpu(pid)
+    return found
+
+
+def _database_cpu_since(before: dict[int, float]) -> float:
+    after = _database_cpu()
+    return sum(cpu - before.get(pid, 0.0) for pid, cpu in after.items())
+
+
 # ----- the command ------------------------------------------------------------------------------
 
 
@@ -271,6 +317,12 @@ class Command(BaseCommand):
                 report["pipeline"]["matches_per_second"] / report["referee"]["matches_per_second"],
                 3,
             )
+            referee, pipeline = report["referee"], report["pipeline"]
+            if "cpu_per_match_ms" in pipeline:
+                # The same ratio on cores of their own: matches per CPU-second (the
+                # machine's other load does not enter it; Redis's share is left out).
+                spent = pipeline["cpu_per_match_ms"] + pipeline["database_cpu_per_match_ms"]
+                report["cpu_ratio"] = round(referee["cpu_per_match_ms"] / spent, 3)
         if opts["json"]:
             self.stdout.write(json.dumps(report))
         else:
@@ -302,15 +354,20 @@ class Command(BaseCommand):
             concurrency, initializer=_pool_init, initargs=(isolation, context.Value("i", 0))
         ) as pool:
             pool.map(_pool_warm, range(concurrency))
+            pids = [process.pid for process in pool._pool]  # type: ignore[attr-defined]
+            pool_cpu = sum(_process_cpu(pid) for pid in pids)
             started = time.perf_counter()
             played = pool.map(play, work, chunksize=1)
             seconds = time.perf_counter() - started
+            pool_cpu = sum(_process_cpu(pid) for pid in pids) - pool_cpu
             pool.close()
             pool.join()
         figures = _figures(len(jobs), seconds, sum(d for d, _ in played))
         figures["play_seconds_mean"] = round(sum(p for _, p in played) / len(played), 4)
         # Pool processes and bots, start-up included (a launcher check per process).
         figures["cpu_seconds"] = round(_cpu_seconds() - cpu_before, 2)
+        # The pool's processes and their bots while they played, start-up excluded.
+        figures["cpu_per_match_ms"] = round(pool_cpu / len(jobs) * 1e3, 2)
         return figures
 
     # ----- the real pipeline -------------------------------------------------------------
@@ -333,6 +390,8 @@ class Command(BaseCommand):
         ids = self.create_matches(jobs, bots)
         cpu_before = _cpu_seconds()
         worker, log = (None, None) if external else self.start_worker(queue, concurrency, isolation)
+        worker_cpu = _tree_cpu(worker.pid) if worker is not None else (0.0, 0.0)
+        database_cpu = _database_cpu()
         try:
             with app.producer_or_acquire() as producer:
                 started = timezone.now()
@@ -350,6 +409,10 @@ class Command(BaseCommand):
             # POLL_SECONDS to a run of a few seconds.
             last = Match.objects.filter(pk__in=ids).aggregate(last=Max("finished_at"))["last"]
             seconds = ((last or timezone.now()) - started).total_seconds()
+            if worker is not None:
+                main, pool = _tree_cpu(worker.pid)
+                worker_cpu = (main - worker_cpu[0], pool - worker_cpu[1])
+            database_cpu = _database_cpu_since(database_cpu)
         finally:
             if worker is not None:
                 self.stop_worker(worker)
@@ -364,6 +427,12 @@ class Command(BaseCommand):
         figures["play_seconds_mean"] = round(sum(played) / len(played), 4)
         # The worker, its pool and the bots, start-up included; not PostgreSQL or Redis.
         figures["cpu_seconds"] = round(cpu, 2)
+        if worker is not None:
+            # While it worked, boot excluded: the Celery process, its pool and their bots;
+            # and the PostgreSQL backends serving it (0 when the server is elsewhere).
+            figures["cpu_per_match_ms"] = round(sum(worker_cpu) / len(ids) * 1e3, 2)
+            figures["celery_main_cpu_per_match_ms"] = round(worker_cpu[0] / len(ids) * 1e3, 2)
+            figures["database_cpu_per_match_ms"] = round(database_cpu / len(ids) * 1e3, 2)
         figures["finished_and_rated"] = finished
         figures.update(_time_split(rows))
         figures["failed"] = done - finished
@@ -509,6 +578,13 @@ class Command(BaseCommand):
         if "ratio" in report:
             verdict = "meets" if report["ratio"] >= 0.9 else "misses"
             out.write(f"  pipeline / referee = {report['ratio']:.1%} ({verdict} the 90% goal)")
+        if "cpu_ratio" in report:
+            out.write(
+                f"  by CPU per match (referee {report['referee']['cpu_per_match_ms']} ms; "
+                f"pipeline {report['pipeline']['cpu_per_match_ms']} ms + PostgreSQL "
+                f"{report['pipeline']['database_cpu_per_match_ms']} ms): "
+                f"{report['cpu_ratio']:.1%}"
+            )
 
 
 def _total(runs: list[dict[str, Any]]) -> dict[str, Any]:
@@ -524,6 +600,9 @@ def _total(runs: list[dict[str, Any]]) -> dict[str, Any]:
         if all(key in run for run in runs):
             total[key] = round(sum(run[key] * run["matches"] for run in runs) / matches, 4)
     total["cpu_seconds"] = round(sum(run["cpu_seconds"] for run in runs), 2)
+    for key in ("cpu_per_match_ms", "celery_main_cpu_per_match_ms", "database_cpu_per_match_ms"):
+        if all(key in run for run in runs):
+            total[key] = round(sum(run[key] * run["matches"] for run in runs) / matches, 2)
     total["rounds_matches_per_second"] = [run["matches_per_second"] for run in runs]
     return total
 

@@ -184,3 +184,18 @@ def test_the_refit_command_fits_one_game_and_names_an_unknown_one(owner):
     assert "duel: 3 bots, 8 matches" in out.getvalue()
     with pytest.raises(CommandError, match="unknown game"):
         call_command("refit_skills", "--game", "chess")
+
+
+def test_a_sets_results_ask_for_a_refit_when_they_reach_n(owner, settings, refits, run_on_commit):
+    """A worker checks once after a set: the set's results passing N count as reaching it."""
+    settings.ARENA_SKILL_REFIT_EVERY = 3
+    a, b = make_bot(owner, "a"), make_bot(owner, "b")
+    for _ in range(2):
+        play([a, b], [1, 2])
+    assert not run_on_commit(skills.request_refit_if_due, "duel", 2)
+    for _ in range(2):
+        play([a, b], [1, 2])
+    assert run_on_commit(skills.request_refit_if_due, "duel", 2)  # 2 -> 4 passes 3
+    play([a, b], [1, 2])
+    assert not run_on_commit(skills.request_refit_if_due, "duel", 1)
+    assert refits == [("duel", False)]

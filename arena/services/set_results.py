@@ -1,0 +1,214 @@
+"""A set's results in two round trips to PostgreSQL: the locks, then one write and COMMIT.
+
+`record_results` (arena/services/results.py) recorded a set's matches in one
+transaction but still match by match: a locking read and a write per match, 32 round
+trips for a set of 16 and as many statements for the server to run. Here the set's
+matches, seats and ratings are locked by two statements sent together, each match is
+checked, filled and rated in memory in the set's order (exactly as one by one: the
+rating rows carry each match's change into the next), and one statement writes every
+match, seat, rating and rating-history row of the set with multi-row `unnest` arrays.
+
+Per match, nothing changes in what is decided: a done match is left alone (a
+re-delivered set rates nothing twice), a result from a lapsed claim is discarded for
+that match only, a bad outcome or a missing rating row aborts the batch (the caller
+then records each match on its own, as before).
+
+Only sets whose matches are rated the plain way take this path: a cooperative game
+(its game row moves with each match) or a tournament's match (standings, the round's
+end) returns None and the caller keeps the per-match path.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from typing import Any
+
+from django.db import connection, transaction
+from django.utils import timezone
+
+from arena.models import Match, MatchSeat, Rating
+from arena.services import rows
+from arena.services.results import (
+    _MATCH_COLUMNS,
+    _RATING_COLUMNS,
+    _RATING_FIELDS,
+    _SEAT_COLUMNS,
+    Outcome,
+    Recorded,
+    _check_outcome,
+    _fill,
+    _is_cooperative,
+    _json,
+    _rate,
+    log,
+)
+
+_RATING_BOT = _RATING_COLUMNS.index("bot_id")
+_RATING_GAME = _RATING_COLUMNS.index("game")
+
+# The matches in id order, then their bots' ratings in (bot, game) order: the order
+# every recording transaction locks in (results.py), so sets and single matches queue
+# behind each other rather than deadlock.
+_LOCK_SET_SQL = (
+    f"SELECT {rows.select_list(_MATCH_COLUMNS, 'm')}, {rows.select_list(_SEAT_COLUMNS, 's')}"
+    " FROM arena_match m LEFT JOIN arena_matchseat s ON s.match_id = m.id"
+    " WHERE m.id = ANY(%s::bigint[]) ORDER BY m.id, s.seat FOR UPDATE OF m"
+)
+_LOCK_SET_RATINGS_SQL = (
+    f"SELECT {', '.join(_RATING_COLUMNS)} FROM arena_rating"
+    " WHERE game = ANY(ARRAY(SELECT DISTINCT game FROM arena_match WHERE id = ANY(%s::bigint[])))"
+    " AND bot_id = ANY(ARRAY(SELECT DISTINCT bot_id FROM arena_matchseat"
+    " WHERE match_id = ANY(%s::bigint[])))"
+    " ORDER BY bot_id, game FOR UPDATE OF arena_rating"
+)
+
+_WRITE_SET_SQL = """
+WITH seat_rows AS (
+    UPDATE arena_matchseat AS seat
+    SET rank = v.rank, score = v.score::jsonb, forfeit_reason = v.forfeit_reason,
+        stderr = v.stderr, rating_before = v.rating_before, rating_after = v.rating_after
+    FROM unnest(%s::bigint[], %s::integer[], %s::text[], %s::text[], %s::text[],
+                %s::double precision[], %s::double precision[])
+        AS v(id, rank, score, forfeit_reason, stderr, rating_before, rating_after)
+    WHERE seat.id = v.id
+), rating_rows AS (
+    UPDATE arena_rating AS rating
+    SET rating = v.rating, games = v.games, wins = v.wins, draws = v.draws,
+        losses = v.losses, score_total = v.score_total, successes = v.successes,
+        updated_at = %s
+    FROM unnest(%s::bigint[], %s::double precision[], %s::integer[], %s::integer[],
+                %s::integer[], %s::integer[], %s::double precision[], %s::integer[])
+        AS v(id, rating, games, wins, draws, losses, score_total, successes)
+    WHERE rating.id = v.id
+), history_rows AS (
+    INSERT INTO arena_ratingchange (rating_id, match_id, before, after, created_at)
+    SELECT v.rating_id, v.match_id, v.before, v.after, %s
+    FROM unnest(%s::bigint[], %s::bigint[], %s::double precision[], %s::double precision[])
+        AS v(rating_id, match_id, before, after)
+)
+UPDATE arena_match AS m
+SET status = v.status, finished_at = %s, record = v.record::jsonb, result = v.result::jsonb,
+    decisions = v.decisions, duration_seconds = v.duration_seconds, error = '',
+    rated = v.rated
+FROM unnest(%s::bigint[], %s::text[], %s::text[], %s::text[], %s::integer[],
+            %s::double precision[], %s::boolean[])
+    AS v(id, status, record, result, decisions, duration_seconds, rated)
+WHERE m.id = v.id
+"""
+
+
+def record_set(
+    items: Sequence[tuple[int, uuid.UUID | str | None, Outcome]],
+) -> list[Recorded] | None:
+    """Record a set's results in one transaction of two round trips; None when the set
+    is not one this path takes (a tournament's or a cooperative game's matches)."""
+    ids = [match_id for match_id, _, _ in items]
+    if len(set(ids)) != len(ids):
+        return None  # the same match twice: the per-match path settles it
+    # BEGIN and both locks travel together; the write and COMMIT together (pipeline mode).
+    with rows.pipelined(), transaction.atomic():
+        matches, seats, ratings = _lock_set(ids)
+        if any(m.tournament_id is not None or _is_cooperative(m.game) for m in matches.values()):
+            return None  # nothing written: the commit only lets the locks go
+        done: list[Recorded] = []
+        written: list[tuple[Match, list[MatchSeat]]] = []
+        history: list[tuple[int, int, float, float]] = []  # rating, match, before, after
+        moved: dict[int, Rating] = {}
+        for match_id, claim_token, outcome in items:
+            match = matches.get(match_id)
+            if match is None:
+                raise Match.DoesNotExist(f"match {match_id} does not exist")
+            if match.is_done():
+                done.append(Recorded(match_id, False, match.status))
+                continue
+            if claim_token is not None and str(match.claim_token) != str(claim_token):
+                log.warning("match %s: a result from a lapsed claim, discarded", match_id)
+                done.append(Recorded(match_id, False, match.status, stale_claim=True))
+                continue
+            its_seats = seats[match_id]
+            _check_outcome(match, its_seats, outcome)
+            if _fill(match, its_seats, outcome):
+                own = {
+                    s.bot_id: ratings[(s.bot_id, match.game)]
+                    for s in its_seats
+                    if (s.bot_id, match.game) in ratings
+                }
+                # Moves the shared rows in memory: the next match of the set starts from here.
+                moves = _rate(match, its_seats, own, outcome, cooperative=False)
+                for row in moves.ratings:
+                    history.append((row.pk, match.pk, moves.before[row.bot_id], row.rating))
+                    moved[row.pk] = row
+            written.append((match, its_seats))
+            done.append(
+                Recorded(match_id, True, Match.Status.FINISHED, challenge_id=match.challenge_id)
+            )
+        if written:
+            _write(written, list(moved.values()), history)
+    return done
+
+
+def _lock_set(
+    ids: list[int],
+) -> tuple[dict[int, Match], dict[int, list[MatchSeat]], dict[tuple[int, str], Rating]]:
+    with rows.prepared_cursor() as match_cursor, rows.prepared_cursor() as rating_cursor:
+        match_cursor.execute(_LOCK_SET_SQL, [ids])
+        rating_cursor.execute(_LOCK_SET_RATINGS_SQL, [ids, ids])
+        found = match_cursor.fetchall()
+        locked = rating_cursor.fetchall()
+    width = len(_MATCH_COLUMNS)
+    matches: dict[int, Match] = {}
+    seats: dict[int, list[MatchSeat]] = {}
+    for row in found:
+        match_id = row[0]
+        if match_id not in matches:
+            matches[match_id] = rows.instance(Match, _MATCH_COLUMNS, row[:width])
+            seats[match_id] = []
+        if row[width] is not None:
+            seats[match_id].append(rows.instance(MatchSeat, _SEAT_COLUMNS, row[width:]))
+    ratings = {
+        (row[_RATING_BOT], row[_RATING_GAME]): rows.instance(Rating, _RATING_COLUMNS, row)
+        for row in locked
+    }
+    return matches, seats, ratings
+
+
+def _write(
+    written: list[tuple[Match, list[MatchSeat]]],
+    ratings: list[Rating],
+    history: list[tuple[int, int, float, float]],
+) -> None:
+    # One time for the set's rows: they are committed together.
+    now = timezone.now()
+    seats = [seat for _, its_seats in written for seat in its_seats]
+    matches = [match for match, _ in written]
+    params: list[Any] = [
+        [s.pk for s in seats],
+        [s.rank for s in seats],
+        [_json(s.score) for s in seats],
+        [s.forfeit_reason for s in seats],
+        [s.stderr for s in seats],
+        [s.rating_before for s in seats],
+        [s.rating_after for s in seats],
+        now,
+        [r.pk for r in ratings],
+        *([getattr(r, name) for r in ratings] for name in _RATING_FIELDS),
+        now,
+        [rating_id for rating_id, _, _, _ in history],
+        [match_id for _, match_id, _, _ in history],
+        [before for _, _, before, _ in history],
+        [after for _, _, _, after in history],
+        now,
+        [m.pk for m in matches],
+        [m.status for m in matches],
+        [_json(m.record) for m in matches],
+        [_json(m.result) for m in matches],
+        [m.decisions for m in matches],
+        [m.duration_seconds for m in matches],
+        [m.rated for m in matches],
+    ]
+    for match in matches:
+        match.finished_at = now
+    assert connection.vendor == "postgresql"
+    with rows.prepared_cursor() as cursor:
+        cursor.execute(_WRITE_SET_SQL, params)
