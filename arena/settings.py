@@ -65,6 +65,10 @@ MIDDLEWARE = [
     "arena.api.caching.ResponseCacheMiddleware",
 ]
 
+if env_bool("API_QUERY_COUNT_HEADER", False):
+    # Outermost: each answer says how many SQL statements it took (the load benchmark's).
+    MIDDLEWARE.insert(0, "arena.api.middleware.count_queries")
+
 ROOT_URLCONF = "arena.urls"
 LOGIN_URL = "web-login"
 LOGIN_REDIRECT_URL = "web-my-bots"
