@@ -72,6 +72,54 @@ class MatchSerializer(serializers.ModelSerializer):
         }
 
 
+_DATE = serializers.DateTimeField()
+
+
+def match_rows(matches, seats) -> list[dict[str, Any]]:
+    """MatchSerializer's answer built from plain rows (the list's fast path): `matches` are
+    dicts of the match columns, `seats` tuples (match_id, seat, bot_id, bot name, version
+    number, rank, score, forfeit reason) ordered by match and seat. Same keys, same values
+    (test_match_rows.py holds it to the serializer's output)."""
+    by_match: dict[int, list[dict[str, Any]]] = {}
+    for match_id, seat, bot_id, bot, version, rank, score, forfeit in seats:
+        by_match.setdefault(match_id, []).append(
+            {
+                "seat": seat,
+                "bot_id": bot_id,
+                "bot": bot,
+                "version": version,
+                "rank": rank,
+                "score": score,
+                "forfeit_reason": forfeit,
+            }
+        )
+    return [
+        {
+            "id": row["id"],
+            "tournament": row["tournament_id"],
+            "purpose": row["purpose"],
+            "match_set": row["match_set_id"],
+            "set_index": row["set_index"],
+            "game": row["game"],
+            "rules_version": row["rules_version"],
+            "players": row["players"],
+            "status": row["status"],
+            "rated": row["rated"],
+            "seats": by_match.get(row["id"], []),
+            "created_at": _date(row["created_at"]),
+            "finished_at": _date(row["finished_at"]),
+            "error": row["error"],
+            "requeues": row["requeues"],
+            "last_infra_error": row["last_infra_error"],
+        }
+        for row in matches
+    ]
+
+
+def _date(value):
+    return None if value is None else _DATE.to_representation(value)
+
+
 class AttemptSerializer(serializers.ModelSerializer):
     class Meta:
         model = MatchAttempt
