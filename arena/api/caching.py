@@ -160,6 +160,10 @@ class ResponseCacheMiddleware:
         cache_key, url_name = key
         if response.status_code != 200 or response.streaming:
             return
+        # JSON only: `?format=api` renders the browsable API, whose forms carry the
+        # requester's CSRF token.
+        if not response.get("Content-Type", "").startswith("application/json"):
+            return
         timeout = _timeout(url_name, response)
         if timeout is None:
             return

@@ -137,6 +137,11 @@ def test_conditional_and_browsable_reads_bypass_the_cache(anonymous, arena):
     assert anonymous.get(path, HTTP_IF_NONE_MATCH=etag).status_code == 304
     page = anonymous.get(path, HTTP_ACCEPT="text/html")
     assert page["Content-Type"].startswith("text/html") and "X-Cache" not in page.headers
+    # The browsable API asked for by the query string is not kept either (its forms carry
+    # the requester's CSRF token).
+    for _ in range(2):
+        page = anonymous.get(f"{path}?format=api")
+        assert page["Content-Type"].startswith("text/html") and "X-Cache" not in page.headers
 
 
 def test_a_cache_outage_serves_every_read_uncached(anonymous, arena, settings):
