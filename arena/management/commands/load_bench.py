@@ -232,8 +232,13 @@ class Command(BaseCommand):
                 + f" {queries:>8.2f} {hits:>4.0f}% {size:>6.0f}"
             )
         served = len(run.samples) / run.seconds if run.seconds else 0.0
+        kinds: dict[str, int] = {}
+        for key, count in run.errors.items():
+            kind = key.rsplit(": ", 1)[1]
+            kinds[kind] = kinds.get(kind, 0) + count
+        errors = ", ".join(f"{kind} {count}" for kind, count in sorted(kinds.items()))
         self.stdout.write(
             f"\noffered {opts['rate']:.0f}/s for {opts['seconds']:.0f} s; answered "
             f"{served:.1f}/s ({len(run.samples)} answers; ms from each request's scheduled "
-            f"start; KB is the largest answer); errors: {run.errors or 'none'}"
+            f"start; KB is the largest answer); failed: {errors or 'none'}"
         )
