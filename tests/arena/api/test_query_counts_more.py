@@ -90,7 +90,7 @@ ENDPOINTS = [
     # finished games and versions. 26 for the six test games, where only duel has bots.
     ("/api/ladders/", 26),
     ("/api/ladders/duel/", 6),
-    ("/api/matches/{frames}/frames/", 1),
+    ("/api/matches/{frames}/frames/", 2),  # the match's header, its record (not cached yet)
     ("/api/matches/?game=duel", 2),
     ("/api/matches/?status=finished", 2),
     ("/api/matches/?ladder=true", 2),
