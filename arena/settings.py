@@ -61,7 +61,13 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, so a hit skips only the view: anonymous API reads from Redis (arena/api/caching.py).
+    "arena.api.caching.ResponseCacheMiddleware",
 ]
+
+if env_bool("API_QUERY_COUNT_HEADER", False):
+    # Outermost: each answer says how many SQL statements it took (the load benchmark's).
+    MIDDLEWARE.insert(0, "arena.api.middleware.count_queries")
 
 ROOT_URLCONF = "arena.urls"
 LOGIN_URL = "web-login"
@@ -194,20 +200,31 @@ ARENA_THROTTLE_RATES = {
     "user": env_rate("API_THROTTLE_USER", "600/min"),
     "uploads": env_rate("API_THROTTLE_UPLOADS", "30/hour"),
 }
-# The throttles' counters: shared by every web process when CACHE_URL names a Redis
-# (redis://host:port/db), per process otherwise.
+# The throttles' counters and the API's cached answers (arena/api/caching.py): shared by
+# every web process and worker when CACHE_URL names a Redis (redis://host:port/db). Without
+# one, counters are per process and answers are not cached at all: a per-process copy could
+# not be invalidated by a result recorded in a worker.
 _cache_url = env_str("CACHE_URL", "")
 if _cache_url.startswith(("redis://", "rediss://")):
-    CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": _cache_url,
-        }
+    CACHES["default"] = {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": _cache_url,
+    }
+    CACHES["api"] = {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": env_str("API_CACHE_URL", _cache_url),
     }
 elif _cache_url:
     raise ImproperlyConfigured(f"CACHE_URL must be a redis:// URL or empty, not {_cache_url!r}")
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    CACHES["api"] = {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}
+# Anonymous API reads served from the "api" cache; invalidated by the writers
+# (arena/services/response_cache.py). What no writer announces (a queued match starting)
+# is seen at most API_CACHE_TIMEOUT seconds late; answers that cannot change any more (a
+# finished match, its replay, a finished tournament) are kept API_CACHE_TIMEOUT_DONE.
+API_CACHE = env_bool("API_CACHE", True)
+API_CACHE_TIMEOUT = env_int("API_CACHE_TIMEOUT", 60, minimum=1)
+API_CACHE_TIMEOUT_DONE = env_int("API_CACHE_TIMEOUT_DONE", 7 * 86400, minimum=1)
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Moon Arena API",

@@ -38,3 +38,10 @@ CACHES["frames"] = {  # noqa: F405
     "LOCATION": "frames",
     "TIMEOUT": None,
 }
+
+# The API's cached answers on the real Redis the tests use (the broker's; each test database
+# has its own key namespace: arena/services/response_cache.py).
+CACHES["api"] = {  # noqa: F405
+    "BACKEND": "django.core.cache.backends.redis.RedisCache",
+    "LOCATION": os.environ.get("API_CACHE_URL", CELERY_BROKER_URL),  # noqa: F405
+}

@@ -32,3 +32,21 @@ accesslog = os.environ.get("WEB_ACCESS_LOG", "-") or None
 os.environ.setdefault("DB_CONN_MAX_AGE", "300")
 os.environ.setdefault("DB_CONN_HEALTH_CHECKS", "true")
 os.environ.setdefault("DB_STATEMENT_TIMEOUT_MS", "5000")
+
+
+def on_starting(server):
+    """A new release may shape answers differently: make every answer the response cache
+    holds for this database stale (arena/api/caching.py) before the workers start."""
+    try:
+        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arena.settings")
+        import django
+
+        django.setup()
+        from django.core.cache import caches
+
+        from arena.services import response_cache
+
+        response_cache.bump([response_cache.ALL])
+        caches.close_all()
+    except Exception:  # the cache is an optimisation: never a reason not to start
+        server.log.exception("could not make the cached API answers stale")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
 # Every query parameter an API operation reads (filters, paging, DRF's format switch).
@@ -43,5 +44,27 @@ def refuse_empty_query_values(
                         status=400,
                     )
         return get_response(request)
+
+    return middleware
+
+
+def count_queries(
+    get_response: Callable[[HttpRequest], HttpResponse],
+) -> Callable[[HttpRequest], HttpResponse]:
+    """X-Queries: the SQL statements a request ran (API_QUERY_COUNT_HEADER, for the load
+    benchmark: counts measured under load, hits of the response cache included)."""
+
+    def middleware(request: HttpRequest) -> HttpResponse:
+        count = 0
+
+        def counted(execute, sql, params, many, context):
+            nonlocal count
+            count += 1
+            return execute(sql, params, many, context)
+
+        with connection.execute_wrapper(counted):
+            response = get_response(request)
+        response["X-Queries"] = str(count)
+        return response
 
     return middleware

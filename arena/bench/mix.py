@@ -12,18 +12,20 @@ BOTS = int(os.environ.get("ARENA_BENCH_BOTS", "5000"))
 MATCHES = int(os.environ.get("ARENA_BENCH_MATCHES", "1000000"))
 
 
-def mix(rng: random.Random) -> list[tuple[str, str]]:
+def mix(
+    rng: random.Random, bots: int = BOTS, matches: int = MATCHES, tournament: int = TOURNAMENT
+) -> list[tuple[str, str]]:
     """(name, path) of one request of each kind, with fresh ids."""
     game = rng.choice(GAMES)
-    bot = rng.randint(1, BOTS)
-    match = rng.randint(1, MATCHES)
+    bot = rng.randint(1, bots)
+    match = rng.randint(1, matches)
     return [
         ("leaderboard first page", f"/api/leaderboards/{game}/"),
         ("leaderboard deep page", f"/api/leaderboards/{game}/?page={rng.randint(10, 25)}"),
         ("bots of a game", f"/api/bots/?game={game}"),
         ("bot", f"/api/bots/{bot}/"),
-        ("biggest tournament", f"/api/tournaments/{TOURNAMENT}/"),
-        ("biggest tournament's matches", f"/api/matches/?tournament={TOURNAMENT}"),
+        ("biggest tournament", f"/api/tournaments/{tournament}/"),
+        ("biggest tournament's matches", f"/api/matches/?tournament={tournament}"),
         ("matches by bot", f"/api/matches/?bot={bot}"),
         ("match", f"/api/matches/{match}/"),
         ("replay", f"/api/matches/{match}/replay/"),

@@ -29,6 +29,7 @@ from arena.errors import Conflict, InvalidInput, NotAllowed
 from arena.models import BotVersion, Challenge, Match, MatchSeat
 from arena.models.tournaments import enqueue_sets, load_enqueue, load_enqueue_sets
 from arena.ratings import sprt
+from arena.services import response_cache
 from arena.services.tournaments import check_limits
 
 MAX_CHALLENGE_GAMES = 100_000
@@ -175,6 +176,10 @@ def _schedule_batch(
         MatchSeat(match=match, seat=seat, bot_id=version.bot_id, bot_version=version)
         for match, (_, _, versions) in zip(matches, seatings, strict=True)
         for seat, version in enumerate(versions)
+    )
+    # The new matches show in the bots' match lists.
+    response_cache.touch(
+        bots={v.bot_id for _, _, versions in seatings for v in versions}, lists=True
     )
     ids = [m.pk for m in matches]
     # The batch's games are between the same versions: one set (one task, one process

@@ -45,6 +45,7 @@ from arena.models import (
 from arena.models.ladder import SETTINGS
 from arena.models.tournaments import enqueue_sets, load_enqueue_sets
 from arena.ratings.whole_history import Z_95
+from arena.services import response_cache
 from arena.services.skills import latest_fit
 
 log = logging.getLogger(__name__)
@@ -435,6 +436,8 @@ def create_sets(
         for match, (_, _, seating) in zip(matches, planned, strict=True)
         for seat, bot_id in enumerate(seating)
     )
+    # The new matches show in the bots' match lists.
+    response_cache.touch(bots={bot for _, _, seating in planned for bot in seating}, lists=True)
     groups: dict[int, list[int]] = {}
     for match, (match_set, _, _) in zip(matches, planned, strict=True):
         groups.setdefault(match_set.pk, []).append(match.pk)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import logging
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -28,7 +28,7 @@ from django.utils import timezone
 import engine
 from arena.models import GameRating, Match, MatchSeat, Rating, RatingChange, Tournament
 from arena.ratings import rate_cooperative, rate_ranked, seat_outcome
-from arena.services import challenges, rounds, rows, standings
+from arena.services import challenges, response_cache, rounds, rows, standings
 
 log = logging.getLogger(__name__)
 
@@ -179,6 +179,7 @@ def _record(
             # Standings are running sums, added to here so a read never recomputes them.
             standings.add_match(match.tournament_id, seats, match.result)
             _try_finish_tournament(match.tournament_id)
+        _touch_cached_answers(match, seats)
     return Recorded(match_id, True, Match.Status.FINISHED, challenge_id=match.challenge_id)
 
 
@@ -215,6 +216,7 @@ def record_failure(match_id: int, claim_token: uuid.UUID | str | None, error: st
         _try_finish_tournament(match.tournament_id)
         if match.challenge_id is not None:
             challenges.advance(match.challenge_id)
+        _touch_cached_answers(match, match.seats.all())
     return Recorded(match_id, True, Match.Status.FAILED)
 
 
@@ -231,6 +233,19 @@ def after_failure(match: Match) -> None:
         _try_finish_tournament(match.tournament_id)
         if match.challenge_id is not None:
             challenges.advance(match.challenge_id)
+        _touch_cached_answers(match, match.seats.all())
+
+
+def _touch_cached_answers(match: Match, seats: Iterable[MatchSeat]) -> None:
+    """The API's cached answers that showed this match before its result: its game's
+    leaderboard and lists, its bots, its tournament, the match itself (now and at commit)."""
+    response_cache.touch(
+        games=[match.game],
+        bots=[seat.bot_id for seat in seats],
+        tournaments=[match.tournament_id],
+        matches=[match.pk],
+        lists=True,
+    )
 
 
 # ----- inside the transaction ----------------------------------------------------------------

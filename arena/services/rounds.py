@@ -23,6 +23,7 @@ import engine
 from arena.errors import InvalidInput
 from arena.models import Match, MatchSeat, MatchSet, Rating, Tournament, TournamentRound
 from arena.models.tournaments import enqueue_after_commit
+from arena.services import response_cache
 from arena.tournaments import knockout, swiss, table_knockout
 from arena.tournaments.round_robin import ScheduleError, count_matches, rotations
 from arena.tournaments.tiebreaks import Encounter, multiplayer_standings, two_player_standings
@@ -302,6 +303,12 @@ def _create_matches(
         MatchSeat(match=match, seat=seat, bot_id=bot, bot_version_id=versions[bot])
         for match, (_, seating, _, _, _) in zip(matches, placed, strict=True)
         for seat, bot in enumerate(seating)
+    )
+    # The new matches show in the tournament's and the bots' match lists.
+    response_cache.touch(
+        bots={bot for _, seating, _, _, _ in placed for bot in seating},
+        tournaments=[tournament.pk],
+        lists=True,
     )
     return [m.pk for m in matches]
 

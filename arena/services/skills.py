@@ -34,7 +34,7 @@ from arena.models import Match, MatchSeat, SkillEntry, SkillFit
 from arena.ratings.cooperative_fit import fit_cooperative
 from arena.ratings.plackett_luce import from_seat_arrays
 from arena.ratings.whole_history import fit_skills
-from arena.services import rows
+from arena.services import response_cache, rows
 
 log = logging.getLogger(__name__)
 
@@ -186,6 +186,9 @@ def refit(
             entry.fit = record
         with _timed(phases, "store"):
             SkillEntry.objects.bulk_create(entries, batch_size=2000)
+        # A fit changes the skills every answer of the game shows (leaderboards, bots,
+        # rating histories): rare enough to make every cached answer stale.
+        response_cache.touch(everything=True)
         record.phases = phases  # seconds per phase, for the benchmark (not stored)
     log.info(
         "refit %s: %d bots, %d matches, %d iterations, %.2fs%s",

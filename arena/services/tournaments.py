@@ -16,7 +16,7 @@ import engine
 from arena.accounts import is_organiser
 from arena.errors import ArenaError, InvalidInput, NotAllowed
 from arena.models import Bot, BotVersion, Match, Tournament, TournamentRound
-from arena.services import standings
+from arena.services import response_cache, standings
 from arena.services.brackets import knockout_placing
 from arena.services.rounds import check_format, planned_count, swiss_rows
 
@@ -232,6 +232,9 @@ def start_due_tournaments(now: datetime | None = None) -> list[int]:
             log.warning("tournament %s could not start: %s", tournament.pk, exc.message)
             continue
         started.append(tournament.pk)
+    if started:
+        # Rare, and the new matches show in many lists: every cached answer goes stale.
+        response_cache.touch(everything=True)
     return started
 
 

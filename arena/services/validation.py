@@ -23,6 +23,7 @@ from django.utils.module_loading import import_string
 
 from arena.errors import Unavailable
 from arena.models import BotVersion
+from arena.services import response_cache
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +72,8 @@ def validate_version(version_id: int) -> str:
     reason = import_string(path)(version.bot.game, bytes(version.source), version.filename)
     if not version.try_settle(f"{REJECTED_PREFIX}{reason}" if reason else None):
         return "already"
+    # The bot's versions, detail and lists show the validation.
+    response_cache.touch(games=[version.bot.game], bots=[version.bot_id], lists=True)
     log.info("bot version %s %s", version_id, version.validation)
     return str(version.validation)
 

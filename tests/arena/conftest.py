@@ -11,6 +11,7 @@ from django.contrib.auth.models import Group, User
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from arena.services import response_cache
 from engine.core import registry
 from tests.arena.fakegames import FAKE_GAMES
 
@@ -64,6 +65,14 @@ def fake_games(monkeypatch):
     registry._discover()
     for game in FAKE_GAMES:
         monkeypatch.setitem(registry._GAMES, game.name, game)
+
+
+@pytest.fixture(autouse=True)
+def fresh_api_cache(django_db_setup):
+    # Every test database starts empty, but the cached API answers live in Redis: a new
+    # generation of `all` makes whatever an earlier test (or run) cached unreachable.
+    # (After django_db_setup, so the namespace is the test database's name.)
+    response_cache.bump([response_cache.ALL])
 
 
 @pytest.fixture(autouse=True)

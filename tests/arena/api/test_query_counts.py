@@ -20,6 +20,12 @@ from tests.arena.services.test_results import outcome
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(autouse=True)
+def uncached(settings):
+    # The counts are the views': an answer from the response cache makes none.
+    settings.API_CACHE = False
+
+
 def build(make_bot, author_user, organiser_user, bots: int) -> dict[str, int]:
     """An arena with `bots` duel bots (two versions each), a round robin, its results."""
     made = [make_bot(author_user, f"q{bots}-{i}") for i in range(bots)]
