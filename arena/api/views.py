@@ -35,6 +35,7 @@ from arena.errors import (
     NotFound,
     QuotaExceeded,
     Unavailable,
+    VersionNotReady,
 )
 from arena.models import (
     Bot,
@@ -749,7 +750,7 @@ class ChallengeViewSet(
 
     lookup_value_regex = r"\d+"
     serializer_class = s.ChallengeSerializer
-    domain_errors = {"create": (Unavailable,), "cancel": (Conflict,)}
+    domain_errors = {"create": (VersionNotReady, Unavailable), "cancel": (Conflict,)}
 
     def get_queryset(self):
         versions = BotVersion.objects.defer("source").select_related("bot")
