@@ -197,20 +197,35 @@ def test_a_worker_node_killed_mid_match_is_replayed_by_another_node(start_worker
         tasks.enqueue_match(match_id)
     running_match()
     survivor = start_worker(concurrency=1, extra_env=FAULT_ENV)
+    # Killed while its pool process plays a match (claims name the pool process's pid);
+    # the survivor is playing one of its own by then.
+    (pool,) = children(doomed.process.pid)
+    deadline = time.monotonic() + 60
+    while (hit := doomed_match(pool)) is None:
+        assert time.monotonic() < deadline, "the doomed node never played a match"
+        time.sleep(0.02)
     os.killpg(doomed.process.pid, signal.SIGKILL)
     fault_at = timezone.now()
-    # The match the node was playing when it died (the survivor had none yet).
-    hit = (
-        Match.objects.filter(status=Match.Status.RUNNING)
-        .exclude(claimed_by__endswith=f":{survivor.process.pid}")
-        .first()
-        or running_match()
-    )
+    time.sleep(0.2)
+    hit = doomed_match(pool) or hit  # the one it died playing (it may have moved on)
 
     assert_rated_once_and_uncharged(ids, [doomed, survivor])
     wait = reclaimed_after(hit.pk, fault_at)
-    print(f"\nkill -9 of a worker node: match {hit.pk} claimed again {wait:.1f}s after")
-    assert wait < BOUND
+    last = max(m.finished_at for m in Match.objects.filter(pk__in=ids))
+    lapsed = MatchAttempt.objects.get(match=hit, outcome="lapsed").ended_at
+    print(
+        f"\nkill -9 of a worker node: match {hit.pk} re-queued"
+        f" {(lapsed - fault_at).total_seconds():.1f}s after (its lease lapsed), claimed again"
+        f" {wait:.1f}s after (once the survivor was free); the last of {len(ids)} finished"
+        f" {(last - fault_at).total_seconds():.1f}s after"
+    )
+    assert 0 < wait < BOUND
+
+
+def doomed_match(pool: int) -> Match | None:
+    return Match.objects.filter(
+        status=Match.Status.RUNNING, claimed_by__endswith=f":{pool}"
+    ).first()
 
 
 @pytest.mark.long
