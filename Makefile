@@ -21,7 +21,8 @@ test: install
 test-all: install
 	PYTEST_MARKERS= VENV=$(VENV) bash scripts/test.sh
 
-# Only the fault scenarios (real workers killed, paused, delivered twice), slow ones too.
+# Only the fault scenarios (real workers killed, paused, delivered twice; their own Redis and
+# PostgreSQL restarted, 10 s and 120 s down), slow ones too.
 test-faults: install
 	PYTEST_MARKERS= VENV=$(VENV) bash scripts/test.sh tests/workers/pipeline/test_faults.py -s
 

@@ -47,6 +47,12 @@ class Conflict(ArenaError):
     code = "conflict"
 
 
+class VersionNotReady(Conflict):
+    """A bot version named to play has not passed validation (pending or rejected) (409)."""
+
+    code = "version_not_ready"
+
+
 class Unavailable(ArenaError):
     """A part of the system the request needs is missing or down (503)."""
 

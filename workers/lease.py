@@ -14,7 +14,9 @@ from a daemon thread of the pool process (its own database connection), so:
 - a database outage is not a lapse by itself: renewals fail and are retried, the claim
   stays this worker's until someone else takes it, and the reaper waits a lease after its
   own outage ends before it re-queues anything (workers/reaper.py), so a worker that kept
-  playing renews first and records its result.
+  playing renews first and records its result: the first renewal that reaches the database
+  again wakes a write waiting in its backoff (`wait_for_database`), so a played result is
+  recorded within a third of a lease of the database's return, not a backoff step later.
 """
 
 from __future__ import annotations
@@ -49,6 +51,9 @@ class Lease:
         self._lost = ""
         self.renewals = 0
         self.failed_renewals = 0
+        # Set by a renewal that succeeds after one that failed: the database is back.
+        self._back = threading.Event()
+        self._failing = False
 
     # --- the state the task reads -------------------------------------------------------
 
@@ -66,6 +71,17 @@ class Lease:
         if gap > self.seconds:
             return f"the worker could not run for {gap:.1f} s (paused or starved) mid-match"
         return ""
+
+    def wait_for_database(self, seconds: float) -> bool:
+        """Sleep up to `seconds`; wake early (True) when a renewal finds the database back.
+
+        Without a heartbeat (not started, or nothing left to renew) it simply sleeps.
+        """
+        self._back.clear()
+        if self._thread is None or not self._thread.is_alive() or not self.match_ids:
+            time.sleep(seconds)
+            return False
+        return self._back.wait(seconds)
 
     def done_with(self, match_id: int) -> None:
         """Stop renewing one match of the claim (it is recorded)."""
@@ -117,10 +133,14 @@ class Lease:
         except DatabaseError as exc:
             # The claim stays ours until someone else takes it: try again next beat.
             self.failed_renewals += 1
+            self._failing = True
             log.warning("lease of matches %s not renewed (database): %s", ids, exc)
             connection.close()
             return False
         self.renewals += 1
+        if self._failing:
+            self._failing = False
+            self._back.set()
         if renewed < len([i for i in ids if i in self.match_ids]):
             self._lost = "the claim lapsed and the match was re-queued or taken over"
             log.warning("matches %s: %s", ids, self._lost)

@@ -21,7 +21,6 @@ matches is in workers/claims.py.
 from __future__ import annotations
 
 import contextlib
-import itertools
 import json
 import logging
 import tempfile
@@ -33,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.db import DatabaseError, close_old_connections, connection
+from django.db import DatabaseError, close_old_connections
 
 import engine
 from arena.models import Match, MatchAttempt, MatchSeat, MatchSet
@@ -55,6 +54,7 @@ from workers.claims import (
 from workers.launchers import Launcher, get_launcher, launch_all
 from workers.lease import Lease
 from workers.limits import Limits, LimitsError
+from workers.outages import retries_in_budget, retry_delay, when_database_is_back
 from workers.players import BotProcess
 from workers.referee import MatchOutcome, SetMatch, play_set
 from workers.scratch import folder_prefix, scratch_dir
@@ -285,11 +285,11 @@ def _record_set(
     """Record a set's results in one transaction; None for each match to record alone.
 
     Through a database outage the played results are kept and the write retried (with
-    the lease still renewed) for up to the retry budget: see `_when_database_is_back`.
+    the lease still renewed) for up to the retry budget: see workers/outages.py.
     """
     items = [(m.pk, m.claim_token, o) for m, o in zip(played, outcomes, strict=True)]
     try:
-        done = _when_database_is_back(lambda: record_results(items), lease, played[0].pk)
+        done = when_database_is_back(lambda: record_results(items), lease, played[0].pk)
     except DatabaseError:
         _give_back(pending)
         raise
@@ -422,42 +422,6 @@ def _replay(match: Match, token: uuid.UUID | None, reason: str) -> str:
         enqueue_match(match.pk, match.purpose)
         return "interrupted"
     return "discarded"
-
-
-def _when_database_is_back(write: Callable[[], Any], lease: Lease, first_id: int) -> Any:
-    """`write()`, retried through a database outage for up to the retry budget.
-
-    The played results stay in memory and the lease thread keeps trying to renew the
-    claims; when the database is back they are still this worker's (the reaper waits a
-    lease after an outage) and the results are recorded once.
-    """
-    budget = time.monotonic() + float(settings.ARENA_RETRY_TOTAL_SECONDS)
-    for retry in itertools.count():
-        try:
-            return write()
-        except DatabaseError as exc:
-            if time.monotonic() > budget or lease.lost():
-                raise
-            wait = min(retry_delay(retry), max(0.0, budget - time.monotonic()))
-            log.warning("set of %s: results kept, database down, retry in %.1fs: %s",
-                        first_id, wait, exc)  # fmt: skip
-            connection.close()
-            time.sleep(wait)
-    raise AssertionError("unreachable")
-
-
-def retry_delay(retry: int) -> float:
-    """Exponential backoff from 1 s, capped at ARENA_RETRY_CAP_SECONDS."""
-    return min(float(settings.ARENA_RETRY_CAP_SECONDS), 2.0**retry)
-
-
-def retries_in_budget() -> int:
-    """How many retries fit in ARENA_RETRY_TOTAL_SECONDS of backoff."""
-    total, retries = 0.0, 0
-    while total < float(settings.ARENA_RETRY_TOTAL_SECONDS):
-        total += retry_delay(retries)
-        retries += 1
-    return retries
 
 
 # ----- tasks ---------------------------------------------------------------------------------

@@ -25,7 +25,7 @@ from django.utils import timezone
 
 import engine
 from arena.accounts import is_organiser
-from arena.errors import Conflict, InvalidInput, NotAllowed
+from arena.errors import Conflict, InvalidInput, NotAllowed, VersionNotReady
 from arena.models import BotVersion, Challenge, Match, MatchSeat
 from arena.models.tournaments import enqueue_sets, load_enqueue, load_enqueue_sets
 from arena.ratings import sprt
@@ -43,6 +43,23 @@ def _version(version_id: Any, field: str) -> BotVersion:
     if version is None:
         raise InvalidInput(f"there is no bot version {version_id}", field=field)
     return version
+
+
+def _check_ready(version: BotVersion, field: str) -> None:
+    """Only versions whose smoke match passed play (as in tournaments and on the ladder)."""
+    if version.validation == BotVersion.Validation.PENDING:
+        raise VersionNotReady(
+            f"version {version.pk} ({version.bot.name} v{version.number}) is still pending "
+            "validation (its smoke match has not been played yet): only ready versions play; "
+            "ask again once it is ready",
+            field=field,
+        )
+    if version.validation != BotVersion.Validation.READY:
+        raise VersionNotReady(
+            f"version {version.pk} ({version.bot.name} v{version.number}) was rejected by "
+            "validation and never plays",
+            field=field,
+        )
 
 
 def _check_game(version: BotVersion, game: str, field: str) -> None:
@@ -110,6 +127,10 @@ def create_challenge(
     others = [_version(v, "opponents") for v in opponents]
     for other in others:
         _check_game(other, spec.name, "opponents")
+    for version, field in [(chosen, "candidate"), (base, "baseline")] + [
+        (other, "opponents") for other in others
+    ]:
+        _check_ready(version, field)
     if not 2 <= max_games <= MAX_CHALLENGE_GAMES or max_games % 2:
         raise InvalidInput(
             f"max_games must be an even number from 2 to {MAX_CHALLENGE_GAMES}", field="max_games"

@@ -1,8 +1,9 @@
 """The ladder's database work: who is on it, what to play next, pauses, settings.
 
-Every active bot with a version is on its game's ladder (an upload's checks, the smoke
-match included, run before a version is stored, so every version passed validation). The
-latest version plays; a new version replaces the old one, keeping the bot's rating; a
+Every active bot whose latest version is `ready` (its smoke match passed on the validation
+queue) is on its game's ladder, and that version plays; a new version replaces the old one
+once it is ready, keeping the bot's rating; while the latest version is pending or was
+rejected the bot waits (no new ladder matches; its owner sees why on the version); a
 deactivated bot leaves. `schedule_ladders` is called by the beat task every few seconds:
 it pauses crash-looping versions, then tops each running ladder up to its target depth
 with tables chosen by arena/ladder/selection.py (fed by the game's latest whole-history
@@ -101,20 +102,34 @@ def update_ladder(game: str, user, changes: dict[str, Any]) -> Ladder:
 # ----- entries: who plays ------------------------------------------------------------------
 
 
+def latest_versions(bots: Q) -> dict[int, tuple[int, str]]:
+    """{bot id: (its latest version's id, that version's validation)} for the bots matched."""
+    latest: dict[int, tuple[int, str]] = {}
+    for bot_id, version_id, validation in (
+        BotVersion.objects.filter(bots)
+        .order_by("bot_id", "-number")
+        .values_list("bot_id", "id", "validation")
+    ):
+        latest.setdefault(bot_id, (version_id, validation))
+    return latest
+
+
 def sync_entries(game: str, now: datetime | None = None) -> dict[int, LadderEntry]:
-    """One entry per active bot of the game with a version, on its latest version.
+    """One entry per active bot of the game whose latest version is ready, on that version.
 
     A bot whose latest version is newer than its entry's re-enters: the pause (if any)
-    and the crash window start again. Returns {bot id: entry} for the active bots.
+    and the crash window start again. A bot whose latest version is pending or rejected
+    waits: it is left out (its entry, if any, is left as it was, so it re-enters when a
+    version is ready). Returns {bot id: entry} for the bots that play.
     """
     now = now or timezone.now()
-    latest: dict[int, int] = {}
-    for bot_id, version_id in (
-        BotVersion.objects.filter(bot__game=game, bot__is_active=True)
-        .order_by("bot_id", "-number")
-        .values_list("bot_id", "id")
-    ):
-        latest.setdefault(bot_id, version_id)
+    latest = {
+        bot_id: version_id
+        for bot_id, (version_id, validation) in latest_versions(
+            Q(bot__game=game, bot__is_active=True)
+        ).items()
+        if validation == BotVersion.Validation.READY
+    }
     entries = {e.bot_id: e for e in LadderEntry.objects.filter(bot_id__in=latest)}
     for bot_id, version_id in latest.items():
         entry = entries.get(bot_id)
@@ -219,16 +234,19 @@ def bot_status(
     latest_version_id: int | None,
     entry: LadderEntry | None,
     ladder_running: bool,
+    latest_ready: bool = True,
 ) -> BotLadderStatus:
     """playing, paused (with the reason and the matches that show it), or waiting.
 
-    The caller passes what it has read (the API prefetches it for a whole page).
+    Waiting: deactivated, no version, its latest version not ready (pending or rejected:
+    `latest_ready` False), or the game's ladder paused. The caller passes what it has read
+    (the API prefetches it for a whole page).
     """
     if entry is not None and entry.version_id == latest_version_id and entry.is_paused():
         return BotLadderStatus(
             LadderEntry.Status.PAUSED, entry.pause_reason, list(entry.pause_match_ids)
         )
-    if not bot.is_active or latest_version_id is None or not ladder_running:
+    if not bot.is_active or latest_version_id is None or not latest_ready or not ladder_running:
         return BotLadderStatus(LadderEntry.Status.WAITING, None, [])
     return BotLadderStatus(LadderEntry.Status.PLAYING, None, [])
 
@@ -508,13 +526,15 @@ def bot_rows(game: str) -> list[dict[str, Any]]:
         )
     )
     running = running_ladders().get(game, True)
+    latest = latest_versions(Q(bot_id__in=list(entries)))
     rows = []
     for bot_id, entry in sorted(entries.items()):
+        ready = latest.get(bot_id, (None, ""))[1] == BotVersion.Validation.READY
         status = (
             LadderEntry.Status.PAUSED
             if entry.is_paused()
             else LadderEntry.Status.PLAYING
-            if entry.bot.is_active and running
+            if entry.bot.is_active and running and ready
             else LadderEntry.Status.WAITING
         )
         rows.append(

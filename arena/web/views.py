@@ -173,10 +173,16 @@ def _news(version: BotVersion) -> BotVersion | None:
 
 def _ladder_status(bot: Bot) -> ladder_service.BotLadderStatus:
     """The same status the API shows (arena/services/ladder.py)."""
-    latest = bot.versions.order_by("-number").values_list("pk", flat=True).first()
+    latest = bot.versions.order_by("-number").values_list("pk", "validation").first()
     entry = LadderEntry.objects.filter(bot=bot).first()
     running = ladder_service.running_ladders().get(bot.game, True)
-    return ladder_service.bot_status(bot, latest, entry, running)
+    return ladder_service.bot_status(
+        bot,
+        latest[0] if latest else None,
+        entry,
+        running,
+        latest_ready=latest is None or latest[1] == BotVersion.Validation.READY,
+    )
 
 
 @require_POST

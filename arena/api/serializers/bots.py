@@ -59,7 +59,8 @@ class BotSerializer(serializers.ModelSerializer):
     rating = serializers.SerializerMethodField()
     ladder_status = serializers.SerializerMethodField(
         help_text="playing: on its game's ladder; paused: its latest version was paused for "
-        "a crash loop (see ladder_pause_reason); waiting: deactivated, no version, or the "
+        "a crash loop (see ladder_pause_reason); waiting: deactivated, no version, its latest "
+        "version not ready (validation pending or rejected: see latest_version), or the "
         "game's ladder is paused"
     )
     ladder_pause_reason = serializers.SerializerMethodField()
@@ -100,10 +101,14 @@ class BotSerializer(serializers.ModelSerializer):
             if running is None:
                 running = self.context["ladders_running"] = running_ladders()
             versions = list(bot.versions.all())  # prefetched by the view, newest first
-            latest = max(versions, key=lambda v: v.number).pk if versions else None
+            latest = max(versions, key=lambda v: v.number) if versions else None
             entry = getattr(bot, "ladder_entry", None)
             cached = bot._ladder_status = bot_status(
-                bot, latest, entry, running.get(bot.game, True)
+                bot,
+                latest.pk if latest else None,
+                entry,
+                running.get(bot.game, True),
+                latest_ready=latest is None or latest.is_ready(),
             )
         return cached
 

@@ -12,6 +12,7 @@ from arena.api import serializers as s
 from arena.errors import (
     Conflict,
     Unavailable,
+    VersionNotReady,
 )
 from arena.models import (
     BotVersion,
@@ -33,7 +34,7 @@ class ChallengeViewSet(
 
     lookup_value_regex = r"\d+"
     serializer_class = s.ChallengeSerializer
-    domain_errors = {"create": (Unavailable,), "cancel": (Conflict,)}
+    domain_errors = {"create": (VersionNotReady, Unavailable), "cancel": (Conflict,)}
 
     def get_queryset(self):
         versions = BotVersion.objects.defer("source").select_related("bot")

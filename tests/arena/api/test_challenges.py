@@ -95,6 +95,34 @@ def test_bad_challenges_are_a_400_naming_the_field_and_queue_nothing(
     assert not Challenge.objects.exists() and not Match.objects.exists() and enqueued == []
 
 
+@pytest.mark.parametrize(
+    ("field", "settle", "says"),
+    [
+        ("candidate", None, "still pending validation"),
+        ("candidate", "no act() defined", "was rejected by validation"),
+        ("baseline", None, "still pending validation"),
+        ("baseline", "crashed in the smoke match", "was rejected by validation"),
+    ],
+)
+def test_a_challenge_naming_a_version_that_is_not_ready_is_a_409_and_queues_nothing(
+    author, versions, run_on_commit, enqueued, field, settle, says
+):
+    mine = versions["new"].bot
+    unready = mine.add_version(b"def act(o, legal):\n    return legal[0]\n", "bot.py",
+                               validation="pending")  # fmt: skip
+    if settle is not None:
+        assert unready.try_settle(settle)
+    body = {"candidate": versions["new"].pk, "baseline": versions["old"].pk, field: unready.pk}
+    reply = ask(author, run_on_commit, **body)
+    assert reply.status_code == 409, reply.content
+    data = reply.json()
+    assert data["code"] == "version_not_ready" and field in data
+    assert says in data["detail"] and f"version {unready.pk} (mine v3)" in data["detail"]
+    # The rejection's reason is its owner's to read (it may hold stderr), not the answer's.
+    assert settle is None or settle not in data["detail"]
+    assert not Challenge.objects.exists() and not Match.objects.exists() and enqueued == []
+
+
 def test_someone_who_owns_neither_version_gets_a_403_and_nothing_is_queued(
     other_author, versions, run_on_commit, enqueued
 ):

@@ -7,7 +7,7 @@ import random
 import pytest
 
 import engine
-from arena.models import Ladder, LadderEntry, Match
+from arena.models import Ladder, LadderEntry, Match, MatchSeat
 from arena.services import ladder as ladder_service
 from tests.arena.conftest import ENQUEUED_PURPOSES
 
@@ -169,3 +169,36 @@ def test_single_tables_when_duplicate_sets_are_off(duel_bots, run_on_commit, set
     matches = Match.objects.filter(pk__in=ids)
     assert all(m.set_index == 0 for m in matches)
     assert len({m.match_set_id for m in matches}) == 5
+
+
+@pytest.mark.parametrize("rejected", [False, True], ids=["pending", "rejected"])
+def test_a_bot_whose_latest_version_is_not_ready_waits_and_is_never_scheduled(
+    author, anonymous, client, duel_bots, run_on_commit, rejected
+):
+    bot = duel_bots[0]
+    old = bot.latest_version()
+    ladder_service.sync_entries("duel")  # on the ladder with its first version
+    new = bot.add_version(b"def act(o, legal):\n    return legal[0]\n", "bot.py",
+                          validation="pending")  # fmt: skip
+    if rejected:
+        assert new.try_settle("act() raised in the smoke match")
+    data = author.get(f"/api/bots/{bot.pk}/").json()
+    assert data["ladder_status"] == "waiting"
+    assert data["latest_version"]["validation"] == ("rejected" if rejected else "pending")
+    rows = {r["bot"]: r for r in anonymous.get("/api/ladders/duel/").json()["bots"]}
+    assert rows[bot.name]["status"] == "waiting" and rows["a2"]["status"] == "playing"
+    assert "<strong>waiting</strong>" in client.get(f"/bots/{bot.pk}/").content.decode()
+    # Neither the version waiting for validation nor the older one it replaces plays.
+    ids = run_on_commit(ladder_service.schedule_game, "duel", 10, random.Random(4))
+    assert ids and not Match.objects.filter(pk__in=ids, seats__bot=bot).exists()
+    assert LadderEntry.objects.get(bot=bot).version_id == old.pk
+    if rejected:
+        return
+    # Its smoke match passes: the new version enters, and only it plays from now on.
+    assert new.try_settle(None)
+    assert author.get(f"/api/bots/{bot.pk}/").json()["ladder_status"] == "playing"
+    Match.objects.filter(pk__in=ids).update(status=Match.Status.FINISHED)
+    ids = run_on_commit(ladder_service.schedule_game, "duel", 10, random.Random(5))
+    seats = MatchSeat.objects.filter(match_id__in=ids, bot=bot)
+    assert seats.exists() and set(seats.values_list("bot_version_id", flat=True)) == {new.pk}
+    assert LadderEntry.objects.get(bot=bot).version_id == new.pk

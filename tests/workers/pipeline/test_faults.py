@@ -1,4 +1,5 @@
-"""Faults with real processes: workers killed or paused mid-match, duplicate deliveries.
+"""Faults with real processes: workers killed or paused mid-match, duplicate deliveries,
+the broker and the database restarted.
 
 Real `celery -A workers worker` nodes play slowed-down Moonrollers matches (each bot waits a
 little on every move, so a fault lands mid-match), and a real `celery -A workers beat` runs
@@ -8,12 +9,16 @@ order the results were recorded, no seat carries a forfeit (the bots did nothing
 and the match hit by the fault was claimed again within the bound (lease + 30 s) after the
 fault. The measured wait is printed (`pytest -s`) and reported in the README.
 
-These faults leave PostgreSQL and Redis alone, so they use the suite's own database and
-Redis queues; `make test-faults` runs the slow ones too.
+Faults of workers use the suite's own database and Redis queues. A broker or database
+restart happens to a server of the test's own (tests/workers/pipeline/servers.py: a
+redis-server, or a PostgreSQL made with initdb, on a spare port), never the shared ones.
+The beat's ladder scheduler is paused (`make_matches`) so only the test's matches play.
+`make test-faults` runs the slow (`long`) ones too.
 """
 
 from __future__ import annotations
 
+import itertools
 import os
 import signal
 import subprocess
@@ -25,9 +30,10 @@ from pathlib import Path
 import pytest
 from django.conf import settings as django_settings
 from django.contrib.auth.models import User
+from django.db import connection
 from django.utils import timezone
 
-from arena.models import Bot, Match, MatchAttempt, MatchSeat, Rating, RatingChange
+from arena.models import Bot, Ladder, Match, MatchAttempt, MatchSeat, Rating, RatingChange
 from tests.workers.pipeline.conftest import (
     CELERY,
     ROOT,
@@ -35,6 +41,7 @@ from tests.workers.pipeline.conftest import (
     database_url,
     wait_for_matches,
 )
+from tests.workers.pipeline.servers import OwnPostgres, OwnRedis
 from tests.workers.pipeline.test_concurrency import replay_ratings
 from workers import tasks
 
@@ -93,6 +100,9 @@ def start_beat(start_worker, queue_name: str, tmp_path: Path) -> Iterator[Callab
 
 
 def make_matches(pairs: int, games: int = 2) -> list[Match]:
+    # Beat's ladder scheduler would otherwise enter these bots in ladder matches of its
+    # own, rated alongside the test's (and, in a long scenario, outnumbering them).
+    Ladder.objects.update_or_create(game="moonrollers", defaults={"status": Ladder.Status.PAUSED})
     owner = User.objects.create_user("fay")
     bots = []
     for index in range(pairs + 1):
@@ -187,20 +197,35 @@ def test_a_worker_node_killed_mid_match_is_replayed_by_another_node(start_worker
         tasks.enqueue_match(match_id)
     running_match()
     survivor = start_worker(concurrency=1, extra_env=FAULT_ENV)
+    # Killed while its pool process plays a match (claims name the pool process's pid);
+    # the survivor is playing one of its own by then.
+    (pool,) = children(doomed.process.pid)
+    deadline = time.monotonic() + 60
+    while (hit := doomed_match(pool)) is None:
+        assert time.monotonic() < deadline, "the doomed node never played a match"
+        time.sleep(0.02)
     os.killpg(doomed.process.pid, signal.SIGKILL)
     fault_at = timezone.now()
-    # The match the node was playing when it died (the survivor had none yet).
-    hit = (
-        Match.objects.filter(status=Match.Status.RUNNING)
-        .exclude(claimed_by__endswith=f":{survivor.process.pid}")
-        .first()
-        or running_match()
-    )
+    time.sleep(0.2)
+    hit = doomed_match(pool) or hit  # the one it died playing (it may have moved on)
 
     assert_rated_once_and_uncharged(ids, [doomed, survivor])
     wait = reclaimed_after(hit.pk, fault_at)
-    print(f"\nkill -9 of a worker node: match {hit.pk} claimed again {wait:.1f}s after")
-    assert wait < BOUND
+    last = max(m.finished_at for m in Match.objects.filter(pk__in=ids))
+    lapsed = MatchAttempt.objects.get(match=hit, outcome="lapsed").ended_at
+    print(
+        f"\nkill -9 of a worker node: match {hit.pk} re-queued"
+        f" {(lapsed - fault_at).total_seconds():.1f}s after (its lease lapsed), claimed again"
+        f" {wait:.1f}s after (once the survivor was free); the last of {len(ids)} finished"
+        f" {(last - fault_at).total_seconds():.1f}s after"
+    )
+    assert 0 < wait < BOUND
+
+
+def doomed_match(pool: int) -> Match | None:
+    return Match.objects.filter(
+        status=Match.Status.RUNNING, claimed_by__endswith=f":{pool}"
+    ).first()
 
 
 @pytest.mark.long
@@ -248,56 +273,6 @@ def test_duplicate_deliveries_play_and_rate_each_match_once(start_worker, start_
 # --- the broker restarted (its own Redis, on a spare port) -----------------------------------
 
 
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-class OwnRedis:
-    """A redis-server of this test's own, so the shared one is never touched."""
-
-    def __init__(self, folder: Path, persistent: bool) -> None:
-        self.port = free_port()
-        self.folder = folder
-        self.persistent = persistent
-        self.process: subprocess.Popen[bytes] | None = None
-        folder.mkdir(exist_ok=True)
-
-    @property
-    def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
-
-    def start(self) -> None:
-        command = ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1",
-                   "--dir", str(self.folder), "--save", ""]  # fmt: skip
-        if self.persistent:
-            command += ["--appendonly", "yes", "--appendfsync", "always"]
-        else:
-            command += ["--appendonly", "no"]
-        self.process = subprocess.Popen(
-            command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-        )
-        import redis
-
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                redis.Redis.from_url(self.url).ping()
-                return
-            except redis.ConnectionError:
-                assert time.monotonic() < deadline, "redis-server did not start"
-                time.sleep(0.05)
-
-    def kill(self) -> None:
-        if self.process is not None:
-            self.process.kill()
-            self.process.wait()
-            self.process = None
-
-
 @pytest.mark.long
 @pytest.mark.parametrize("persistent", [False, True], ids=["no-persistence", "append-only"])
 def test_a_broker_restart_loses_no_match(start_worker, start_beat, tmp_path, persistent):
@@ -331,3 +306,91 @@ def test_a_broker_restart_loses_no_match(start_worker, start_beat, tmp_path, per
         assert max(late, default=0) < BOUND + 10  # + the matches played before them
     finally:
         broker.kill()
+
+
+# --- the database restarted (its own PostgreSQL, on a spare port) ----------------------------
+
+
+@pytest.fixture
+def own_database(transactional_db) -> Iterator[OwnPostgres]:
+    """This test's own PostgreSQL, holding a copy of the test database, in place of it.
+
+    The default connection (this process's, and so the workers' `database_url()`) points
+    at it until the end of the test; the suite's database is left as it was, for the
+    teardown's flush.
+    """
+    server = OwnPostgres()
+    try:
+        server.start()
+        server.copy_schema(database_url())
+        saved = dict(connection.settings_dict)
+        connection.close()
+        connection.settings_dict.update(
+            HOST="127.0.0.1", PORT=str(server.port), NAME=server.database, USER="postgres",
+            PASSWORD="",
+        )  # fmt: skip
+        try:
+            yield server
+        finally:
+            connection.close()
+            connection.settings_dict.update(saved)
+    finally:
+        server.close()
+
+
+def progress_after(ids: list[int], back_at: datetime) -> list[float]:
+    """Seconds from `back_at` to each match finished after it, in order."""
+    finished = Match.objects.filter(pk__in=ids, finished_at__gt=back_at)
+    return sorted((m.finished_at - back_at).total_seconds() for m in finished)
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("down", [10.0, 120.0], ids=["10s", "120s"])
+def test_a_database_restart_keeps_played_results(own_database, start_worker, start_beat, down):
+    matches = make_matches(3, games=4)
+    ids = [m.pk for m in matches]
+    env = {**FAULT_ENV, "ARENA_ORPHAN_SCAN_SECONDS": "1"}
+    workers = [start_worker(concurrency=1, extra_env=env) for _ in range(2)]
+    start_beat(env)
+    # The first pair's games as one set (one process per bot for the four), the rest alone.
+    tasks.enqueue_matches(ids[:4], Match.Purpose.LADDER)
+    for match_id in ids[4:]:
+        tasks.enqueue_match(match_id)
+    deadline = time.monotonic() + 120
+    while not (
+        Match.objects.filter(pk__in=ids[:4], status=Match.Status.RUNNING).exists()
+        and Match.objects.filter(pk__in=ids[4:], status=Match.Status.FINISHED).exists()
+    ):
+        assert time.monotonic() < deadline, "the set and a lone match never overlapped"
+        time.sleep(0.05)
+    playing = set(Match.objects.filter(status=Match.Status.RUNNING).values_list("id", flat=True))
+    connection.close()
+    own_database.stop()
+    fault_at = timezone.now()
+    # A node started while the database is down takes the queued matches' messages: each
+    # claim fails and is retried with backoff.
+    workers.append(start_worker(concurrency=1, extra_env=env))
+    time.sleep(max(0.0, down - (timezone.now() - fault_at).total_seconds()))
+    own_database.start()
+    back_at = timezone.now()
+
+    assert_rated_once_and_uncharged(ids, workers)
+    after = progress_after(ids, back_at)
+    gaps = [b - a for a, b in itertools.pairwise([0.0, *after])]
+    print(
+        f"\nPostgreSQL down {(back_at - fault_at).total_seconds():.1f}s: {len(after)} matches"
+        f" finished after it; the first {after[0] if after else 0:.1f}s after, the last"
+        f" {after[-1] if after else 0:.1f}s after, longest idle gap {max(gaps, default=0):.1f}s"
+    )
+    assert after and after[0] < BOUND and max(gaps) < BOUND
+    # What was being played when the database went away was recorded by the claim that
+    # played it: the results were kept, not thrown away and played again; and as soon as a
+    # lease renewal found the database back, not a backoff step (up to 15 s) later.
+    kept = []
+    for match in Match.objects.filter(pk__in=playing):
+        outcomes = list(MatchAttempt.objects.filter(match=match).values_list("outcome", flat=True))
+        assert outcomes == ["recorded"] and match.attempts == 1, (match.pk, outcomes)
+        if match.finished_at > back_at:
+            kept.append((match.finished_at - back_at).total_seconds())
+    print(f"results played through the outage recorded {sorted(kept)}s after it")
+    assert kept and max(kept) < LEASE + 8.0

@@ -17,6 +17,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.test import APIClient
 
 from arena.models import Bot, Match, MatchSeat, Rating
+from tests.workers.pipeline.conftest import wait_for_validation
 from tests.workers.pipeline.test_end_to_end import sign_up
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -76,16 +77,22 @@ def test_an_uploaded_bot_plays_its_newcomer_matches_and_reaches_the_leaderboard(
     )
     assert response.status_code == 201, response.content
     bot_id = response.json()["id"]
-    assert response.json()["ladder_status"] == "playing"
+    # Pending until a worker on the validation queue has played its smoke match: it waits.
+    assert response.json()["ladder_status"] == "waiting"
+    assert wait_for_validation(bot_id).validation == "ready"
+    assert ada.get(f"/api/bots/{bot_id}/").json()["ladder_status"] == "playing"
 
     wait_for_ladder_games([Bot.objects.get(pk=bot_id)], NEWCOMER_GAMES, worker)
     ladder_seats = MatchSeat.objects.filter(bot_id=bot_id, match__purpose=Match.Purpose.LADDER)
 
-    # Its first matches came before anyone else's further ones: every ladder match created
-    # after the upload, up to its tenth, seats it (the newcomer guarantee).
-    uploaded = Bot.objects.get(pk=bot_id).created_at
+    # It entered within a few ladder ticks of its version becoming ready, and its first
+    # matches came before anyone else's further ones: every ladder match from its first,
+    # up to its tenth, seats it (the newcomer guarantee).
+    ready_at = Bot.objects.get(pk=bot_id).latest_version().validated_at
+    entered = Match.objects.filter(seats__bot_id=bot_id).order_by("id").first()
+    assert (entered.created_at - ready_at).total_seconds() < 10
     first = list(
-        Match.objects.filter(purpose=Match.Purpose.LADDER, created_at__gte=uploaded)
+        Match.objects.filter(purpose=Match.Purpose.LADDER, id__gte=entered.pk)
         .order_by("id")
         .values_list("id", flat=True)[:NEWCOMER_GAMES]
     )
