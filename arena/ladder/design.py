@@ -92,11 +92,14 @@ def table_gains(
     gaps: FloatArray,
     cov: FloatArray,
     weights: FloatArray | None = None,
+    information: FloatArray | None = None,
 ) -> FloatArray:
     """The expected drop in mis-ordered pairs from one more game at each candidate table.
 
-    `candidates` is (m, k) bot indices; `theta` the strengths the information is taken at;
-    `gaps` the (n, n) strength differences the mis-ordering is judged by.
+    `candidates` is (m, k) bot indices; `theta` the strengths the information is taken at
+    (or `information`, the candidates' (m, k, k) `table_information`, precomputed);
+    `gaps` the (n, n) strength differences the mis-ordering is judged by; `weights` an
+    optional (n, n) weight per pair.
     """
     m, k = candidates.shape
     n = cov.shape[0]
@@ -107,18 +110,22 @@ def table_gains(
     before = weight @ ndtr(-gap / np.sqrt(np.maximum(variances, 1e-12)))
     gains = np.empty(m)
     # In chunks: each candidate touches all n^2 pairs.
-    step = max(1, 200_000 // max(1, n * n))
+    step = max(1, 400_000 // max(1, n * n))
+    identity = np.eye(k)
     for start in range(0, m, step):
         rows = candidates[start : start + step]
-        j = table_information(theta[rows])
+        j = (
+            table_information(theta[rows])
+            if information is None
+            else information[start : start + step]
+        )
         s_t = cov[:, rows].transpose(1, 0, 2)  # (c, n, k)
         s_tt = cov[rows[:, :, None], rows[:, None, :]]  # (c, k, k)
-        inner = np.linalg.solve(np.eye(k)[None] + s_tt @ j, np.eye(k)[None].repeat(len(rows), 0))
-        middle = j @ inner  # J (I + S_TT J)^-1
-        drop = np.einsum("cia,cab,cjb->cij", s_t, middle, s_t)  # (c, n, n)
-        d = np.einsum("cii->ci", drop)
-        dv = d[:, :, None] + d[:, None, :] - 2 * drop
-        after = variances[None, :] - dv[:, upper[0], upper[1]]
+        middle = j @ np.linalg.inv(identity[None] + s_tt @ j)  # J (I + S_TT J)^-1
+        # Only the differences along each pair matter: project S_T onto the pairs first.
+        diff = s_t[:, upper[0], :] - s_t[:, upper[1], :]  # (c, pairs, k)
+        dv = np.einsum("cpa,cpa->cp", diff @ middle, diff)
+        after = variances[None, :] - dv
         gains[start : start + len(rows)] = (
             before - ndtr(-gap[None, :] / np.sqrt(np.maximum(after, 1e-12))) @ weight
         )
@@ -137,9 +144,10 @@ def best_table(
     cov: FloatArray,
     rng_tiebreak: FloatArray | None = None,
     weights: FloatArray | None = None,
+    information: FloatArray | None = None,
 ) -> tuple[int, ...]:
     """The candidate table whose one more game cuts the expected mis-ordering most."""
-    gains = table_gains(candidates, theta, gaps, cov, weights)
+    gains = table_gains(candidates, theta, gaps, cov, weights, information)
     if rng_tiebreak is not None:
         gains = gains + 1e-12 * rng_tiebreak[: len(gains)]
     return tuple(int(b) for b in candidates[int(np.argmax(gains))])

@@ -308,6 +308,7 @@ class Oracle:
         self.theta = theta
         self.gaps = np.subtract.outer(theta, theta)
         self.candidates = design.all_tables(len(theta), size)
+        self.information = design.table_information(theta[self.candidates])
         self.hessian = prior_precision(prior_sd_elo) * np.eye(len(theta))
         rank = np.argsort(np.argsort(theta))
         distance = np.abs(np.subtract.outer(rank, rank)).astype(float)
@@ -317,9 +318,12 @@ class Oracle:
 
     def next_table(self) -> tuple[int, ...]:
         cov = np.linalg.inv(self.hessian)
-        table = design.best_table(self.candidates, self.theta, self.gaps, cov, weights=self.weights)
+        table = design.best_table(
+            self.candidates, self.theta, self.gaps, cov, None, self.weights, self.information
+        )
         index = np.array(table)
-        self.hessian[np.ix_(index, index)] += design.table_information(self.theta[index][None])[0]
+        chosen = int(np.flatnonzero((self.candidates == index).all(axis=1))[0])
+        self.hessian[np.ix_(index, index)] += self.information[chosen]
         return table
 
 
