@@ -8,6 +8,12 @@ with single tables, the Elo-driven selection) and uniformly random tables, and p
 the number of matches from which the Spearman correlation between each leaderboard (the
 live Elo's and the fit's) and the true order stays at or above the threshold (to the end
 of the run; "-" if it never settles), and the ratio mode / random.
+
+`--modes oracle` adds a reference that knows the true strengths (a fit of
+`--truth-matches` random tables, computed once and cached under var/ladder_bench/);
+`--model` draws every outcome from the Plackett–Luce model at those strengths instead of
+playing the engine: seconds instead of minutes, for many seeds (no duplicate-set luck
+cancelling there: a set is k independent games of one table).
 """
 
 from __future__ import annotations

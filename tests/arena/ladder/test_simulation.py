@@ -95,3 +95,16 @@ def test_the_oracle_and_the_model_outcomes_need_and_use_the_truth():
     assert run.matches == 24 and len(run.fit_curve) == 6
     # Strengths 1 apart: 24 model games order four bots, judged against the truth's order.
     assert run.fit_curve[-1][1] > 0.5
+
+
+def test_the_bench_command_runs_the_oracle_on_model_outcomes_and_caches_the_truth(
+    settings, tmp_path
+):
+    settings.VAR_DIR = tmp_path
+    flags = ["--games", "moonrollers", "--bots", "4", "--sizes", "3", "--max-matches", "12"]
+    flags += ["--every", "4", "--modes", "oracle", "--model", "--truth-matches", "30"]
+    out = io.StringIO()
+    call_command("ladder_bench", *flags, stdout=out)
+    assert "oracle" in out.getvalue() and "random" in out.getvalue()
+    cached = list((tmp_path / "ladder_bench").glob("moonrollers-3p-4bots-30-hash0.json"))
+    assert len(cached) == 1
