@@ -153,5 +153,17 @@ def best_table(
     return tuple(int(b) for b in candidates[int(np.argmax(gains))])
 
 
+def information_shares(theta: FloatArray, k: int) -> tuple[float, float]:
+    """Fisher information (trace) of a random table and of a table of true neighbours,
+    each over an even table's (the most a k-table carries): how much choosing can add."""
+    even = float(np.trace(table_information(np.zeros((1, k)))[0]))
+    tables = all_tables(len(theta), k)
+    random_share = np.trace(table_information(theta[tables]), axis1=1, axis2=2).mean() / even
+    order = np.argsort(theta)
+    near = np.array([order[i : i + k] for i in range(len(theta) - k + 1)])
+    near_share = np.trace(table_information(theta[near]), axis1=1, axis2=2).mean() / even
+    return float(random_share), float(near_share)
+
+
 def elo_to_theta(elo: Sequence[float] | FloatArray) -> FloatArray:
     return np.asarray(elo, dtype=float) / (400.0 / math.log(10.0))

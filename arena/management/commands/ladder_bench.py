@@ -27,11 +27,13 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 import engine
-from arena.ladder.selection import Policy
+from arena.ladder.design import information_shares
+from arena.ladder.selection import ELO_PER_UNIT, Policy
 from arena.ladder.simulation import MODES, load_heuristic, simulate, true_strengths
 from arena.ladder.tables import default_table_sizes
 
@@ -211,6 +213,13 @@ class Command(BaseCommand):
             for name, size in cases
         ]
         found = _play_all(wanted, options["jobs"], options["hash_seed"], task=_truth)
+        for (name, size), theta in zip(cases, found, strict=True):
+            shares = information_shares(np.array(theta), size)
+            self.stdout.write(
+                f"{name} at {size}: true spread {(max(theta) - min(theta)) * ELO_PER_UNIT:.0f} "
+                f"Elo; information of a random table {shares[0]:.2f}, of true neighbours "
+                f"{shares[1]:.2f} (an even table's = 1)"
+            )
         return dict(zip(cases, found, strict=True))
 
     def _table(self, results: list[dict[str, Any]], options, modes: list[str]) -> None:

@@ -53,3 +53,11 @@ def test_a_table_gain_is_the_drop_of_the_recomputed_covariance():
         assert gain == pytest.approx(before - misordered(gaps, pair_variances(after)), abs=1e-9)
         assert gain > 0
     assert best_table(candidates, theta, gaps, cov) == tuple(candidates[int(np.argmax(gains))])
+
+
+def test_random_tables_carry_less_information_than_neighbours_when_strengths_spread():
+    from arena.ladder.design import information_shares
+
+    random_share, near_share = information_shares(np.linspace(0.0, 4.0, 10), 2)
+    assert 0 < random_share < near_share <= 1
+    assert information_shares(np.zeros(6), 3) == pytest.approx((1.0, 1.0))
