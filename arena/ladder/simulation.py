@@ -14,8 +14,17 @@ Ways to choose tables of one size (`MODES`):
 - "ladder-single": the same selection, each table played once (one rotation);
 - "ladder-elo": the selection fed by Elo ratings and game counts only (the service's
   fallback before a game's first fit), duplicate sets;
-- "random": uniformly random tables in random seat order, a fresh seed each match.
+- "random": uniformly random tables in random seat order, a fresh seed each match;
+- "oracle": the ceiling, not a product: knows the true strengths (`truth`, a fit of a large
+  sample of random tables, `true_strengths`) and plays, one match at a time, the table
+  whose expected information most cuts the expected number of mis-ordered pairs under
+  the fit's covariance (arena/ladder/design.py, all at the true strengths). Its choices
+  do not depend on the outcomes.
 Cooperative games have no competitive fit: every ladder mode selects by Elo there.
+
+With `model=True` the outcomes are not played by the engine but drawn from the
+Plackett–Luce model at `truth` (for quick experiments; no dice, no duplicate-set luck
+cancelling).
 
 After every `every` matches two leaderboards are compared with the true order by
 Spearman's rank correlation: the live Elo's, and the whole-history fit's (the product's
@@ -36,13 +45,14 @@ from typing import Any
 import numpy as np
 
 import engine
+from arena.ladder import design
 from arena.ladder.selection import Entrant, History, Policy, plan_tables
 from arena.ladder.tables import duplicate_seatings
 from arena.ratings import INITIAL_RATING, rate_cooperative, rate_ranked
 from arena.ratings.plackett_luce import from_seat_arrays
-from arena.ratings.whole_history import SkillFit, fit_skills
+from arena.ratings.whole_history import DEFAULT_PRIOR_SD_ELO, SkillFit, fit_skills, prior_precision
 
-MODES = ("ladder", "ladder-single", "ladder-elo", "random")
+MODES = ("ladder", "ladder-single", "ladder-elo", "random", "oracle")
 
 Act = Callable[[Any, list[Any]], Any]
 
@@ -184,10 +194,14 @@ def simulate(
     tick: int = 8,
     duplicate: bool = True,
     refit_every: int = 8,
+    truth: Sequence[float] | None = None,
+    model: bool = False,
 ) -> Run:
     """One run of a simulated ladder; see the module docstring."""
     if mode not in MODES:
         raise ValueError(f"unknown mode {mode!r}")
+    if (mode == "oracle" or model) and truth is None:
+        raise ValueError("the oracle and the model outcomes need the true strengths")
     policy = policy or Policy()
     if mode == "ladder-single":
         policy = Policy(policy.newcomer_games, policy.exploration, False, policy.exploration_sd)
@@ -205,8 +219,16 @@ def simulate(
     results = Results(bots)
     use_fit = mode in ("ladder", "ladder-single") and not game.cooperative
 
+    true_theta = None if truth is None else np.asarray(truth, dtype=float)
+    outcome_rng = np.random.default_rng(rng.getrandbits(64))
+    # The true order: p, or the model's own strengths when the model draws the outcomes.
+    order = list(strengths) if not model or true_theta is None else list(true_theta)
+
     def played(seating: Sequence[int], match_seed: int) -> None:
-        result = play(game, [players[b] for b in seating], match_seed)
+        if model and true_theta is not None:
+            result = {"ranks": model_ranks(true_theta[list(seating)], outcome_rng)}
+        else:
+            result = play(game, [players[b] for b in seating], match_seed)
         ratings.record(seating, result)
         history.add(seating, owners, 1)
         if not game.cooperative:
@@ -216,14 +238,19 @@ def simulate(
             results.refit()
         if run.matches % every == 0:
             board = [ratings.rating[b] for b in range(bots)]
-            run.curve.append((run.matches, spearman(strengths, board)))
+            run.curve.append((run.matches, spearman(order, board)))
             if not game.cooperative:
                 # The judge's own fit: the selection keeps its refit cadence.
                 fit = results.fitted()
-                run.fit_curve.append((run.matches, spearman(strengths, list(fit.skill))))
+                run.fit_curve.append((run.matches, spearman(order, list(fit.skill))))
 
+    oracle = None if mode != "oracle" or true_theta is None else Oracle(true_theta, size)
     while run.matches < max_matches:
-        if mode != "random":
+        if oracle is not None:
+            table = list(oracle.next_table())
+            shift = rng.randrange(size)
+            played(table[shift:] + table[:shift], rng.getrandbits(62))
+        elif mode != "random":
             fit = results.fit if use_fit else None
             entrants = [
                 Entrant(
@@ -264,3 +291,54 @@ def stays_from(curve: Sequence[tuple[int, float]], threshold: float) -> int | No
             break
         reached = matches
     return reached
+
+
+def model_ranks(theta: np.ndarray, rng: np.random.Generator) -> list[int]:
+    """A Plackett–Luce finishing order at these strengths (Gumbel-max): ranks, 1 = best."""
+    order = np.argsort(-(theta + rng.gumbel(size=len(theta))))
+    ranks = np.empty(len(theta), dtype=np.int64)
+    ranks[order] = np.arange(1, len(theta) + 1)
+    return [int(r) for r in ranks]
+
+
+class Oracle:
+    """The benchmark's ceiling: tables chosen knowing the true strengths (design.py)."""
+
+    def __init__(self, theta: np.ndarray, size: int, prior_sd_elo: float = DEFAULT_PRIOR_SD_ELO):
+        self.theta = theta
+        self.gaps = np.subtract.outer(theta, theta)
+        self.candidates = design.all_tables(len(theta), size)
+        self.information = design.table_information(theta[self.candidates])
+        self.hessian = prior_precision(prior_sd_elo) * np.eye(len(theta))
+        rank = np.argsort(np.argsort(theta))
+        distance = np.abs(np.subtract.outer(rank, rank)).astype(float)
+        # Mis-ordering two bots r places apart moves each by ~r/2: weight r^2, as
+        # Spearman's sum of squared rank differences does (r^2 did better than 1 or r).
+        self.weights = distance**2
+
+    def next_table(self) -> tuple[int, ...]:
+        cov = np.linalg.inv(self.hessian)
+        table = design.best_table(
+            self.candidates, self.theta, self.gaps, cov, None, self.weights, self.information
+        )
+        index = np.array(table)
+        chosen = int(np.flatnonzero((self.candidates == index).all(axis=1))[0])
+        self.hessian[np.ix_(index, index)] += self.information[chosen]
+        return table
+
+
+def true_strengths(
+    game_name: str, heuristic: Act, bots: int, size: int, matches: int, seed: int = 7
+) -> list[float]:
+    """The oracle's truth: log-strengths fitted to `matches` uniformly random tables."""
+    game = engine.get_game(game_name)
+    rng = random.Random(seed)
+    strengths = [i / (bots - 1) for i in range(bots)]
+    players = [MixedBot(p, heuristic, random.Random(rng.getrandbits(64))) for p in strengths]
+    results = Results(bots)
+    for _ in range(matches):
+        seating = rng.sample(range(bots), size)
+        results.add(
+            seating, play(game, [players[b] for b in seating], rng.getrandbits(62))["ranks"]
+        )
+    return [float(t) for t in results.fitted().theta]

@@ -8,6 +8,12 @@ with single tables, the Elo-driven selection) and uniformly random tables, and p
 the number of matches from which the Spearman correlation between each leaderboard (the
 live Elo's and the fit's) and the true order stays at or above the threshold (to the end
 of the run; "-" if it never settles), and the ratio mode / random.
+
+`--modes oracle` adds a reference that knows the true strengths (a fit of
+`--truth-matches` random tables, computed once and cached under var/ladder_bench/);
+`--model` draws every outcome from the Plackett–Luce model at those strengths instead of
+playing the engine: seconds instead of minutes, for many seeds (no duplicate-set luck
+cancelling there: a set is k independent games of one table).
 """
 
 from __future__ import annotations
@@ -21,15 +27,34 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 import engine
-from arena.ladder.selection import Policy
-from arena.ladder.simulation import MODES, load_heuristic, simulate
+from arena.ladder.design import information_shares
+from arena.ladder.selection import ELO_PER_UNIT, Policy
+from arena.ladder.simulation import MODES, load_heuristic, simulate, true_strengths
 from arena.ladder.tables import default_table_sizes
 
 DEFAULT_MODES = ["ladder", "random"]
+
+
+def _truth(job: dict[str, Any]) -> list[float]:
+    """The oracle's true strengths for one game and size, cached on disk (they cost minutes)."""
+    cache = Path(job["cache"]) / (
+        f"{job['game_name']}-{job['size']}p-{job['bots']}bots-{job['matches']}-"
+        f"hash{job['hash_seed']}.json"
+    )
+    if cache.exists():
+        return list(json.loads(cache.read_text()))
+    heuristic = load_heuristic(Path(job["directory"]), job["game_name"])
+    theta = true_strengths(job["game_name"], heuristic, job["bots"], job["size"], job["matches"])
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    partial = cache.with_suffix(f".{os.getpid()}.tmp")
+    partial.write_text(json.dumps(theta))
+    partial.replace(cache)
+    return theta
 
 
 def _run(job: dict[str, Any]) -> dict[str, Any]:
@@ -94,6 +119,18 @@ class Command(BaseCommand):
             help="table choices to compare (default: ladder random); random is always played",
         )
         parser.add_argument("--json", action="store_true", help="one JSON object per run too")
+        parser.add_argument(
+            "--truth-matches",
+            type=int,
+            default=4000,
+            help="random tables whose fit is the oracle's truth (default 4000; cached)",
+        )
+        parser.add_argument(
+            "--model",
+            action="store_true",
+            help="draw outcomes from the Plackett-Luce model at the true strengths instead of "
+            "playing the engine (fast; judged against the model's order)",
+        )
 
     def handle(self, *args, **options):
         games = options["games"] or engine.game_names()
@@ -151,10 +188,39 @@ class Command(BaseCommand):
         # Seed by seed, so an interrupted run has whole seeds of every case; with --json each
         # run is printed as it finishes (a long benchmark on a busy machine keeps its part).
         jobs.sort(key=lambda job: job["seed"])
+        if "oracle" in modes or options["model"]:
+            truths = self._truths(jobs, options, directory)
+            for job in jobs:
+                job["truth"] = truths[(job["game_name"], job["size"])]
+                job["model"] = options["model"]
         show = (lambda r: self.stdout.write(json.dumps(r))) if options["json"] else None
         results = _play_all(jobs, options["jobs"], options["hash_seed"], show)
         self._table(results, options, modes)
         self.stdout.write(f"total {time.perf_counter() - started:.0f} s")
+
+    def _truths(self, jobs, options, directory: str) -> dict[tuple[str, int], list[float]]:
+        cases = sorted({(job["game_name"], job["size"]) for job in jobs})
+        wanted = [
+            {
+                "game_name": name,
+                "size": size,
+                "bots": options["bots"],
+                "matches": options["truth_matches"],
+                "hash_seed": options["hash_seed"],
+                "directory": directory,
+                "cache": str(Path(settings.VAR_DIR) / "ladder_bench"),
+            }
+            for name, size in cases
+        ]
+        found = _play_all(wanted, options["jobs"], options["hash_seed"], task=_truth)
+        for (name, size), theta in zip(cases, found, strict=True):
+            shares = information_shares(np.array(theta), size)
+            self.stdout.write(
+                f"{name} at {size}: true spread {(max(theta) - min(theta)) * ELO_PER_UNIT:.0f} "
+                f"Elo; information of a random table {shares[0]:.2f}, of true neighbours "
+                f"{shares[1]:.2f} (an even table's = 1)"
+            )
+        return dict(zip(cases, found, strict=True))
 
     def _table(self, results: list[dict[str, Any]], options, modes: list[str]) -> None:
         out = self.stdout
@@ -197,8 +263,8 @@ class Command(BaseCommand):
 
 
 def _play_all(
-    jobs: list[dict[str, Any]], processes: int, hash_seed: int, show=None
-) -> list[dict[str, Any]]:
+    jobs: list[dict[str, Any]], processes: int, hash_seed: int, show=None, task=_run
+) -> list[Any]:
     """Play the runs in fresh interpreters started with a fixed hash seed (repeatable)."""
     previous = os.environ.get("PYTHONHASHSEED")
     os.environ["PYTHONHASHSEED"] = str(hash_seed)
@@ -206,7 +272,7 @@ def _play_all(
         context = multiprocessing.get_context("spawn")
         with ProcessPoolExecutor(processes, mp_context=context) as pool:
             results = []
-            for result in pool.map(_run, jobs):
+            for result in pool.map(task, jobs):
                 if show is not None:
                     show(result)
                 results.append(result)

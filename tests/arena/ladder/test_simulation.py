@@ -84,3 +84,27 @@ def test_the_bench_command_prints_its_table_and_refuses_bad_flags():
     ):
         with pytest.raises(CommandError):
             call_command("ladder_bench", "--games", "moonrollers", *bad, stdout=io.StringIO())
+
+
+def test_the_oracle_and_the_model_outcomes_need_and_use_the_truth():
+    heuristic = load_heuristic(REFERENCE, "moonrollers")
+    truth = [0.0, 1.0, 2.0, 3.0]
+    with pytest.raises(ValueError):
+        simulate("moonrollers", heuristic, 4, 2, "oracle", 1, 24, 4)
+    run = simulate("moonrollers", heuristic, 4, 3, "oracle", 1, 24, 4, truth=truth, model=True)
+    assert run.matches == 24 and len(run.fit_curve) == 6
+    # Strengths 1 apart: 24 model games order four bots, judged against the truth's order.
+    assert run.fit_curve[-1][1] > 0.5
+
+
+def test_the_bench_command_runs_the_oracle_on_model_outcomes_and_caches_the_truth(
+    settings, tmp_path
+):
+    settings.VAR_DIR = tmp_path
+    flags = ["--games", "moonrollers", "--bots", "4", "--sizes", "3", "--max-matches", "12"]
+    flags += ["--every", "4", "--modes", "oracle", "--model", "--truth-matches", "30"]
+    out = io.StringIO()
+    call_command("ladder_bench", *flags, stdout=out)
+    assert "oracle" in out.getvalue() and "random" in out.getvalue()
+    cached = list((tmp_path / "ladder_bench").glob("moonrollers-3p-4bots-30-hash0.json"))
+    assert len(cached) == 1
