@@ -87,9 +87,11 @@ ENDPOINTS = [
     ("/api/challenges/{challenge}/", 2),  # the challenge, its opponents
     # Per registered game (bounded by the games the code registers, not by the data): its
     # ladder row, match counts and entries, and for a game with bots on its ladder their
-    # finished games and versions. 26 for the six test games, where only duel has bots.
-    ("/api/ladders/", 26),
-    ("/api/ladders/duel/", 6),
+    # finished games and versions, and the validation of its bots' newest versions (a bot
+    # whose newest upload is not ready waits). 27 for the six test games, where only duel
+    # has bots.
+    ("/api/ladders/", 27),
+    ("/api/ladders/duel/", 7),
     ("/api/matches/{frames}/frames/", 2),  # the match's header, its record (not cached yet)
     ("/api/matches/?game=duel", 2),
     ("/api/matches/?status=finished", 2),
