@@ -7,9 +7,15 @@ import sys
 
 def main() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arena.settings")
+    from django.core.exceptions import ImproperlyConfigured
     from django.core.management import execute_from_command_line
 
-    execute_from_command_line(sys.argv)
+    try:
+        execute_from_command_line(sys.argv)
+    except ImproperlyConfigured as error:
+        # A bad or missing setting is the operator's input: say which, not a traceback.
+        sys.stderr.write(f"configuration error: {error}\n")
+        sys.exit(2)
 
 
 if __name__ == "__main__":

@@ -131,3 +131,31 @@ def test_production_without_a_secret_key_refuses_to_start(tmp_path):
 def test_a_bad_isolation_value_refuses_to_start(tmp_path):
     done = _settings_in_subprocess(tmp_path, DEBUG="1", ARENA_BOT_ISOLATION="docker")
     assert done.returncode != 0 and "ARENA_BOT_ISOLATION" in done.stderr
+
+
+def test_manage_py_names_a_bad_setting_in_one_line_without_a_traceback(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    clean = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("DJANGO", "DATABASE", "CELERY", "SECRET", "DEBUG", "ARENA", "CACHE"))
+    }
+    root = Path(__file__).resolve().parents[2]
+    for env, words in (
+        ({"DEBUG": "0"}, "SECRET_KEY must be set"),
+        ({"DEBUG": "1", "CACHE_URL": "memcached://x"}, "CACHE_URL must be a redis:// URL"),
+    ):
+        done = subprocess.run(
+            [sys.executable, "manage.py", "check"],
+            env={**clean, "ARENA_VAR_DIR": str(tmp_path), **env},
+            capture_output=True,
+            text=True,
+            timeout=60,
+            cwd=root,
+        )
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.startswith(f"configuration error: {words}"), done.stderr
+        assert "Traceback" not in done.stderr
