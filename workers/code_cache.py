@@ -21,6 +21,7 @@ import contextlib
 import functools
 import hashlib
 import os
+import stat
 import sys
 import tempfile
 
@@ -44,7 +45,7 @@ def cache_dir() -> str | None:
     except OSError:
         return None
     # Someone else's folder (or a link) in a shared temp dir is never used.
-    if info.st_uid != os.getuid() or (info.st_mode & 0o077) or not os.path.isdir(path):
+    if info.st_uid != os.getuid() or (info.st_mode & 0o077) or not stat.S_ISDIR(info.st_mode):
         return None
     return path
 

@@ -481,7 +481,12 @@ class BubblewrapLauncher:
                 return ["--code", code_cache.SANDBOX_CODE], None
         if code_cache.cache_dir() is None:
             return [], None
-        room = min(2 * code_cache.MAX_CODE_BYTES, limits.output_bytes_per_move // 2)
+        # The line counts against the bot's output limits: it takes a share of them only.
+        room = min(
+            2 * code_cache.MAX_CODE_BYTES,
+            limits.output_bytes_per_move // 2,
+            limits.output_bytes_per_match // 4,
+        )
         return ["--emit-code", str(room)], key
 
 
