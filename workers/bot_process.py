@@ -20,6 +20,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from workers import code_cache
 from workers.limits import Limits
 from workers.protocol import (
     LONE,
@@ -79,6 +80,9 @@ class BotProcess:
         self._stdin_open = True
         self.stdout_fd = process.stdout.fileno()
         self.stderr_fd: int | None = process.stderr.fileno()
+        # The runner's first line is its compiled code, for the cache (workers/code_cache.py).
+        code_key = getattr(process, "code_key", None)
+        self._code_key: str | None = code_key if isinstance(code_key, str) else None
 
     # ----- requests ------------------------------------------------------------------------
 
@@ -187,6 +191,11 @@ class BotProcess:
             self._die(Forfeit("flooded its output: over the per-match output limit"), kill=True)
 
     def _on_line(self, line: bytes | bytearray, now: float) -> None:
+        if self._code_key is not None:
+            # Only the first line, written before any of the bot's own code ran.
+            key, self._code_key = self._code_key, None
+            if code_cache.store(key, line):
+                return
         try:
             message = decode_line(line)
         except ValueError:

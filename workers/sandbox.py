@@ -37,6 +37,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from workers import code_cache
 from workers.cgroups import CgroupManager
 from workers.launchers import RUNNER, compiled_runner, fast_codec_file
 from workers.limits import Limits, LimitsError
@@ -405,6 +406,7 @@ class BubblewrapLauncher:
             options = list(static)
             options += ["--size", str(limits.tmp_mb << 20), "--tmpfs", "/tmp"]
             options += ["--ro-bind-data", str(bot_fd), f"{SANDBOX_BOT_DIR}/{name}"]
+            code_args, code_key = self._code_options(bot_fd, name, limits, options, fds)
             options += ["--remount-ro", "/", "--chdir", "/tmp"]
             if self._seccomp is not None:
                 fds.append(_pipe_with(self._seccomp))
@@ -426,11 +428,12 @@ class BubblewrapLauncher:
                 args += [SANDBOX_RUNNER, "--lib", SANDBOX_LIB]
                 if self._codec:
                     args += ["--lib", SANDBOX_CODEC]
+                args += code_args
                 args.append(f"{SANDBOX_BOT_DIR}/{name}")
             # No preexec_fn and no user= here: either makes Python fork() the worker,
             # which costs ~10 ms for a 55 MB worker on these VMs; without them the
             # spawn is a vfork() (~0.3 ms) and the prefix applies the same set-up.
-            return SandboxedProcess(
+            process = SandboxedProcess(
                 args,
                 lease=lease,
                 cgroup=cgroup,
@@ -444,6 +447,9 @@ class BubblewrapLauncher:
                 close_fds=True,
                 pass_fds=fds,
             )
+            # The runner's first line is then its compiled code (workers/bot_process.py).
+            process.code_key = code_key if command is None else None
+            return process
         except BaseException:
             if cgroup is not None:
                 cgroup.remove(timeout=0.2)
@@ -453,6 +459,35 @@ class BubblewrapLauncher:
             for fd in fds:
                 with contextlib.suppress(OSError):
                     os.close(fd)
+
+    def _code_options(
+        self, bot_fd: int, name: str, limits: Limits, options: list[str], fds: list[int]
+    ) -> tuple[list[str], str | None]:
+        """The runner's arguments for the bot's cached code (workers/code_cache.py): bound
+        read-only when the cache has it, else asked for; the key to store it under."""
+        try:
+            size = os.fstat(bot_fd).st_size
+            if size > code_cache.MAX_SOURCE_BYTES:
+                return [], None
+            source = os.pread(bot_fd, size + 1, 0)
+        except OSError:
+            return [], None
+        key = code_cache.code_key(source, name, self._python or sys.executable)
+        path = code_cache.cached_path(key)
+        if path is not None:
+            with contextlib.suppress(OSError):
+                fds.append(os.open(path, os.O_RDONLY | os.O_CLOEXEC))
+                options += ["--ro-bind-data", str(fds[-1]), code_cache.SANDBOX_CODE]
+                return ["--code", code_cache.SANDBOX_CODE], None
+        if code_cache.cache_dir() is None:
+            return [], None
+        # The line counts against the bot's output limits: it takes a share of them only.
+        room = min(
+            2 * code_cache.MAX_CODE_BYTES,
+            limits.output_bytes_per_move // 2,
+            limits.output_bytes_per_match // 4,
+        )
+        return ["--emit-code", str(room)], key
 
 
 def _pipe_with(data: bytes) -> int:

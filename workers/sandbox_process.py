@@ -171,6 +171,8 @@ class SandboxedProcess(subprocess.Popen[bytes]):
         self._finished = False
         self._bot_pid: int | None = None
         self._readers: dict[str, int] = {}
+        # Set by the launcher when the runner is to send its compiled code first.
+        self.code_key: str | None = None
         super().__init__(args, **kwargs)
         with _LIVE_LOCK:
             _LIVE_PIDS.add(self.pid)
