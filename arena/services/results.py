@@ -417,10 +417,9 @@ _MATCH_FIELDS += ["error", "rated"]
 _SEAT_FIELDS = ["rank", "score", "forfeit_reason", "stderr", "rating_before", "rating_after"]
 _RATING_FIELDS = ["rating", *_RATING_FIELDS_COUNTED]
 
-# Every write of a recorded match in one round trip. Data-modifying WITH clauses always
-# run to completion, read or not; each touches its own rows, which this transaction has
-# already locked (the match, then the ratings by bot id, then the game's own rating).
-_WRITE_ALL_SQL = """
+# The seat and rating updates of a recorded match (or of a whole set: one row per seat and
+# per rating either way), shared by `_WRITE_ALL_SQL` here and set_results.py's statement.
+SEAT_AND_RATING_ROWS_SQL = """
 WITH seat_rows AS (
     UPDATE arena_matchseat AS seat
     SET rank = v.rank, score = v.score::jsonb, forfeit_reason = v.forfeit_reason,
@@ -438,7 +437,14 @@ WITH seat_rows AS (
                 %s::integer[], %s::integer[], %s::double precision[], %s::integer[])
         AS v(id, rating, games, wins, draws, losses, score_total, successes)
     WHERE rating.id = v.id
-), history_rows AS (
+"""
+
+# Every write of a recorded match in one round trip. Data-modifying WITH clauses always
+# run to completion, read or not; each touches its own rows, which this transaction has
+# already locked (the match, then the ratings by bot id, then the game's own rating).
+_WRITE_ALL_SQL = (
+    SEAT_AND_RATING_ROWS_SQL
+    + """), history_rows AS (
     INSERT INTO arena_ratingchange (rating_id, match_id, before, after, created_at)
     SELECT v.rating_id, %s, v.before, v.after, %s
     FROM unnest(%s::bigint[], %s::double precision[], %s::double precision[])
@@ -451,6 +457,7 @@ SET status = %s, finished_at = %s, record = %s::jsonb, result = %s::jsonb, decis
     duration_seconds = %s, error = %s, rated = %s
 WHERE id = %s
 """
+)
 
 
 def _json(value: Any) -> str | None:

@@ -34,6 +34,7 @@ from arena.services.results import (
     _RATING_COLUMNS,
     _RATING_FIELDS,
     _SEAT_COLUMNS,
+    SEAT_AND_RATING_ROWS_SQL,
     Outcome,
     Recorded,
     _check_outcome,
@@ -63,25 +64,9 @@ _LOCK_SET_RATINGS_SQL = (
     " ORDER BY bot_id, game FOR UPDATE OF arena_rating"
 )
 
-_WRITE_SET_SQL = """
-WITH seat_rows AS (
-    UPDATE arena_matchseat AS seat
-    SET rank = v.rank, score = v.score::jsonb, forfeit_reason = v.forfeit_reason,
-        stderr = v.stderr, rating_before = v.rating_before, rating_after = v.rating_after
-    FROM unnest(%s::bigint[], %s::integer[], %s::text[], %s::text[], %s::text[],
-                %s::double precision[], %s::double precision[])
-        AS v(id, rank, score, forfeit_reason, stderr, rating_before, rating_after)
-    WHERE seat.id = v.id
-), rating_rows AS (
-    UPDATE arena_rating AS rating
-    SET rating = v.rating, games = v.games, wins = v.wins, draws = v.draws,
-        losses = v.losses, score_total = v.score_total, successes = v.successes,
-        updated_at = %s
-    FROM unnest(%s::bigint[], %s::double precision[], %s::integer[], %s::integer[],
-                %s::integer[], %s::integer[], %s::double precision[], %s::integer[])
-        AS v(id, rating, games, wins, draws, losses, score_total, successes)
-    WHERE rating.id = v.id
-), history_rows AS (
+_WRITE_SET_SQL = (
+    SEAT_AND_RATING_ROWS_SQL
+    + """), history_rows AS (
     INSERT INTO arena_ratingchange (rating_id, match_id, before, after, created_at)
     SELECT v.rating_id, v.match_id, v.before, v.after, %s
     FROM unnest(%s::bigint[], %s::bigint[], %s::double precision[], %s::double precision[])
@@ -96,6 +81,7 @@ FROM unnest(%s::bigint[], %s::text[], %s::text[], %s::text[], %s::integer[],
     AS v(id, status, record, result, decisions, duration_seconds, rated)
 WHERE m.id = v.id
 """
+)
 
 
 def record_set(
