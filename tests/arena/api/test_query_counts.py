@@ -61,19 +61,26 @@ ENDPOINTS = [
 ]
 
 
-@pytest.mark.parametrize(("path", "expected"), ENDPOINTS)
-def test_an_endpoint_makes_the_same_queries_for_a_small_and_a_large_arena(
-    path, expected, anonymous, make_bot, author_user, organiser_user
-):
+def assert_same_queries_small_and_large(anonymous, path: str, expected: int, make_arena) -> None:
+    """`path` read anonymously on an arena of 3 bots and one of 6 (`make_arena(bots)` builds
+    one and returns the ids the path names) makes `expected` queries both times."""
     counts = []
     for bots in (3, 6):
-        ids = build(make_bot, author_user, organiser_user, bots)
-        url = path.format(**ids)
+        url = path.format(**make_arena(bots))
         with CaptureQueriesContext(connection) as queries:
             response = anonymous.get(url)
         assert response.status_code == 200, (url, response.content[:200])
         counts.append(len(queries))
     assert counts == [expected, expected], [q["sql"][:120] for q in queries.captured_queries]
+
+
+@pytest.mark.parametrize(("path", "expected"), ENDPOINTS)
+def test_an_endpoint_makes_the_same_queries_for_a_small_and_a_large_arena(
+    path, expected, anonymous, make_bot, author_user, organiser_user
+):
+    assert_same_queries_small_and_large(
+        anonymous, path, expected, lambda bots: build(make_bot, author_user, organiser_user, bots)
+    )
 
 
 def test_the_authenticated_user_is_two_queries(author, author_user):

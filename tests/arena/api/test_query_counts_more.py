@@ -11,8 +11,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 
 import engine
 from arena.models import Match
@@ -23,6 +21,7 @@ from arena.services.challenges import create_challenge
 from arena.services.results import record_result
 from arena.services.tournaments import create_tournament
 from tests.arena.api.test_frames import recorded_match
+from tests.arena.api.test_query_counts import assert_same_queries_small_and_large
 from tests.arena.conftest import GOOD_BOT
 from tests.arena.services.test_results import outcome
 
@@ -106,12 +105,6 @@ ENDPOINTS = [
 def test_an_endpoint_makes_the_same_queries_for_a_small_and_a_large_arena(
     path, expected, anonymous, make_bot, author_user, organiser_user
 ):
-    counts = []
-    for bots in (3, 6):
-        ids = build(make_bot, author_user, organiser_user, bots)
-        url = path.format(**ids)
-        with CaptureQueriesContext(connection) as queries:
-            response = anonymous.get(url)
-        assert response.status_code == 200, (url, response.content[:200])
-        counts.append(len(queries))
-    assert counts == [expected, expected], [q["sql"][:120] for q in queries.captured_queries]
+    assert_same_queries_small_and_large(
+        anonymous, path, expected, lambda bots: build(make_bot, author_user, organiser_user, bots)
+    )
