@@ -27,7 +27,6 @@ import contextlib
 import json
 import multiprocessing
 import os
-import resource
 import signal
 import subprocess
 import sys
@@ -45,6 +44,13 @@ from django.db.models import Max
 from django.utils import timezone
 
 import engine
+from arena.bench.cpu import (
+    celery_worker_cpu,
+    database_cpu_by_backend,
+    database_cpu_since,
+    own_cpu,
+    process_cpu,
+)
 from arena.models import Bot, Match, MatchSeat
 
 REFERENCE = Path(__file__).resolve().parents[3] / "bots" / "reference"
@@ -139,59 +145,6 @@ def _pool_play_set(
 
 def _chunks(items: list[Any], size: int) -> list[list[Any]]:
     return [items[start : start + size] for start in range(0, len(items), size)]
-
-
-def _cpu_seconds() -> float:
-    """CPU time of this process and of every child it has waited for."""
-    own = resource.getrusage(resource.RUSAGE_SELF)
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
-
-
-def _process_cpu(pid: int) -> float:
-    """CPU seconds of a live process and of the children it has reaped; 0 once gone."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return sum(int(value) for value in fields[11:15]) / os.sysconf("SC_CLK_TCK")
-
-
-def _tree_cpu(pid: int) -> tuple[float, float]:
-    """A Celery worker's CPU: its main process, and its live pool processes (each with
-    the bot processes it has reaped)."""
-    try:
-        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
-    except OSError:
-        children = []
-    return _process_cpu(pid), sum(_process_cpu(int(child)) for child in children)
-
-
-def _database_cpu() -> dict[int, float]:
-    """CPU seconds of each PostgreSQL backend serving this database but not this process,
-    when the server runs on this machine (empty otherwise)."""
-    if connections["default"].vendor != "postgresql":
-        return {}
-    with connections["default"].cursor() as cursor:
-        cursor.execute(
-            "SELECT pid FROM pg_stat_activity"
-            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
-        )
-        pids = [row[0] for row in cursor.fetchall()]
-    found = {}
-    for pid in pids:
-        try:
-            if Path(f"/proc/{pid}/comm").read_text().strip() != "postgres":
-                continue
-        except OSError:
-            continue
-        found[pid] = _process_cpu(pid)
-    return found
-
-
-def _database_cpu_since(before: dict[int, float]) -> float:
-    after = _database_cpu()
-    return sum(cpu - before.get(pid, 0.0) for pid, cpu in after.items())
 
 
 # ----- the command ------------------------------------------------------------------------------
@@ -349,23 +302,23 @@ class Command(BaseCommand):
         # Forked children must not share (and later close) this process's DB connections.
         connections.close_all()
         context = multiprocessing.get_context("fork")
-        cpu_before = _cpu_seconds()
+        cpu_before = own_cpu()
         with context.Pool(
             concurrency, initializer=_pool_init, initargs=(isolation, context.Value("i", 0))
         ) as pool:
             pool.map(_pool_warm, range(concurrency))
             pids = [process.pid for process in pool._pool]  # type: ignore[attr-defined]
-            pool_cpu = sum(_process_cpu(pid) for pid in pids)
+            pool_cpu = sum(process_cpu(pid, reaped_children=True) for pid in pids)
             started = time.perf_counter()
             played = pool.map(play, work, chunksize=1)
             seconds = time.perf_counter() - started
-            pool_cpu = sum(_process_cpu(pid) for pid in pids) - pool_cpu
+            pool_cpu = sum(process_cpu(pid, reaped_children=True) for pid in pids) - pool_cpu
             pool.close()
             pool.join()
         figures = _figures(len(jobs), seconds, sum(d for d, _ in played))
         figures["play_seconds_mean"] = round(sum(p for _, p in played) / len(played), 4)
         # Pool processes and bots, start-up included (a launcher check per process).
-        figures["cpu_seconds"] = round(_cpu_seconds() - cpu_before, 2)
+        figures["cpu_seconds"] = round(own_cpu() - cpu_before, 2)
         # The pool's processes and their bots while they played, start-up excluded.
         figures["cpu_per_match_ms"] = round(pool_cpu / len(jobs) * 1e3, 2)
         return figures
@@ -388,10 +341,10 @@ class Command(BaseCommand):
         queue = queue_name(TOURNAMENT) if external else f"arena-bench-{uuid.uuid4().hex[:8]}"
         bots = self.bench_bots(jobs[0][0], {name for job in jobs for name in job[2]})
         ids = self.create_matches(jobs, bots)
-        cpu_before = _cpu_seconds()
+        cpu_before = own_cpu()
         worker, log = (None, None) if external else self.start_worker(queue, concurrency, isolation)
-        worker_cpu = _tree_cpu(worker.pid) if worker is not None else (0.0, 0.0)
-        database_cpu = _database_cpu()
+        worker_cpu = celery_worker_cpu(worker.pid) if worker is not None else (0.0, 0.0)
+        database_cpu = database_cpu_by_backend()
         try:
             with app.producer_or_acquire() as producer:
                 started = timezone.now()
@@ -410,15 +363,15 @@ class Command(BaseCommand):
             last = Match.objects.filter(pk__in=ids).aggregate(last=Max("finished_at"))["last"]
             seconds = ((last or timezone.now()) - started).total_seconds()
             if worker is not None:
-                main, pool = _tree_cpu(worker.pid)
+                main, pool = celery_worker_cpu(worker.pid)
                 worker_cpu = (main - worker_cpu[0], pool - worker_cpu[1])
-            database_cpu = _database_cpu_since(database_cpu)
+            database_cpu = database_cpu_since(database_cpu)
         finally:
             if worker is not None:
                 self.stop_worker(worker)
                 self.drop_queue(app, queue)
                 log.unlink(missing_ok=True)
-        cpu = _cpu_seconds() - cpu_before
+        cpu = own_cpu() - cpu_before
         rows = Match.objects.filter(pk__in=ids)
         finished = rows.filter(status=Match.Status.FINISHED, rated=True).count()
         decisions = sum(rows.values_list("decisions", flat=True))

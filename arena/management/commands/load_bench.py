@@ -28,28 +28,12 @@ from django.core.cache.backends.redis import RedisCache
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
 
-from arena.bench import load
+from arena.bench import cpu, load
 from arena.bench.mix import mix
 from arena.services import response_cache
 
 ROOT = Path(settings.BASE_DIR)
 APP_NAME = "arena-load-bench"
-TICKS = os.sysconf("SC_CLK_TCK")
-
-
-def _cpu_seconds(pid: int) -> float:
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / TICKS  # utime + stime
-
-
-def _children(pid: int) -> list[int]:
-    try:
-        return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
-    except OSError:
-        return []
 
 
 def _peak_rss_mb(pid: int) -> float:
@@ -176,20 +160,20 @@ class Command(BaseCommand):
         )
         rate, port = opts["rate"], opts["port"]
         self.stdout.write(
-            f"gunicorn pid {server.pid}, {len(_children(server.pid))} workers; "
+            f"gunicorn pid {server.pid}, {len(cpu.children(server.pid))} workers; "
             f"{bots} bots, {matches} matches; warm-up {opts['warmup']:.0f} s at {rate:.0f}/s"
         )
         load.drive("127.0.0.1", port, requests, rate, opts["warmup"], record=False)
-        workers = _children(server.pid)
+        workers = cpu.children(server.pid)
         web = [server.pid, *workers]
         backends = self._postgres_backends()
         redis = _pids_named("redis-server")
-        before = {pid: _cpu_seconds(pid) for pid in web + backends + redis}
+        before = {pid: cpu.process_cpu(pid) for pid in web + backends + redis}
         load_start = _loadavg()
         run = load.drive("127.0.0.1", port, requests, rate, opts["seconds"])
         load_end = _loadavg()
         backends_after = self._postgres_backends()
-        after = {pid: _cpu_seconds(pid) for pid in web + backends_after + redis}
+        after = {pid: cpu.process_cpu(pid) for pid in web + backends_after + redis}
 
         def spent(pids) -> float:
             return sum(after.get(pid, 0.0) - before.get(pid, 0.0) for pid in set(pids))
