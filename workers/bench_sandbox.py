@@ -15,8 +15,12 @@
   play a set (one sandboxed process per bot for the whole set, the matches
   interleaved), per match, divided by the same N matches in-process (one bot
   instance per match, loaded once per set); at sets of 1, 4 and 16 (--set-sizes),
-  --sets sets of each. Both wall time and CPU time (this process plus the
-  sandboxes' cgroups): on a loaded machine the CPU ratio is the steadier figure.
+  --sets sets of each. Both wall time and CPU time (this process, the sandboxes'
+  cgroups and the zygote lanes' own): on a loaded machine the CPU ratio is the
+  steadier figure.
+* zygote lanes (workers/zygote_lanes.py), where they are on: a bot forked by a warm
+  lane, to its first answer and closed (wall and CPU); a lane's own start, paid once
+  per worker process and left out of the set figures (the lanes are started first).
 
 Goals from the issues: start-up under 20 ms, round trip under 100 µs, match ratio under 2
 (one match per process: out of reach, see docs/reports/sandbox.md), and the ratio of a
@@ -202,12 +206,15 @@ def bench_set(
         decisions += sum(outcome.decisions for outcome in inside)
 
         cpu_before, started = _own_cpu(), time.perf_counter()
+        lanes_before = _lanes_cpu(launcher)
         # Started side by side, as a worker starts a set's bots (workers/launchers.py).
         launched = launch_all(launcher, [bot] * seats, limits)
         bots = [BotProcess(_started(process), limits, size) for process in launched]
         played = play_set(game, specs, bots)
         wall["sandboxed"] += time.perf_counter() - started
         cpu["sandboxed"] += _own_cpu() - cpu_before + sum(b.cpu_used or 0.0 for b in bots)
+        # The zygotes' share (their forks): counted, though no bot cgroup holds it.
+        cpu["sandboxed"] += _lanes_cpu(launcher) - lanes_before
         if any(outcome.forfeits for outcome in played):
             raise RuntimeError(f"a bot forfeited in the benchmark: {played[0].forfeits}")
         if [o.record for o in played] != [o.record for o in inside]:
@@ -224,6 +231,19 @@ def bench_set(
         "sandboxed_cpu_ms": round(cpu["sandboxed"] / matches * 1e3, 2),
         "cpu_ratio": round(cpu["sandboxed"] / cpu["in_process"], 2),
     }
+
+
+def _lanes_cpu(launcher: BubblewrapLauncher) -> float:
+    return launcher.lanes.cpu_seconds() if launcher.describe()["zygote_lanes"] == "on" else 0.0
+
+
+def warm_lanes(launcher: BubblewrapLauncher, seats: int) -> float:
+    """Start the lanes a set of `seats` bots uses, as a worker does once for its life;
+    the wall time of that first start (ms), which the set figures then leave out."""
+    started = time.perf_counter()
+    for process in launch_all(launcher, [RANDOM_BOT] * seats, Limits()):
+        BotProcess(_started(process), Limits()).close()
+    return round((time.perf_counter() - started) * 1e3, 2)
 
 
 def bench_sets(
@@ -246,6 +266,26 @@ def default_game() -> str:
     return "moonrollers" if "moonrollers" in names else names[0]
 
 
+def bench_forked_start(launcher: BubblewrapLauncher, runs: int) -> dict[str, float]:
+    """A bot's start through a warm lane, to its first answer, and its CPU (the worker,
+    the bot's cgroup, the zygote), beside the bwrap start measured above."""
+    if launcher.describe()["zygote_lanes"] != "on":
+        return {}
+    limits = Limits()
+    warm_lanes(launcher, 1)
+    walls, cpus = [], []
+    for _ in range(runs):
+        cpu, lanes, started = _own_cpu(), _lanes_cpu(launcher), time.perf_counter()
+        player = ProcessPlayer(launcher.launch(RANDOM_BOT, limits), limits)
+        player.start({"seed": 0, "seat": 0})
+        player.act({}, [0])
+        player.close()
+        walls.append(time.perf_counter() - started)
+        bot_cpu = player.bot.cpu_used or 0.0
+        cpus.append(_own_cpu() - cpu + bot_cpu + _lanes_cpu(launcher) - lanes)
+    return {"forked_start_ms": _median_ms(walls), "forked_start_cpu_ms": _median_ms(cpus)}
+
+
 def run(
     runs: int = 30,
     moves: int = 3000,
@@ -260,6 +300,7 @@ def run(
     game = game or default_game()
     report: dict[str, Any] = {"sandbox": launcher.describe()}
     report.update(bench_startup(launcher, runs))
+    report.update(bench_forked_start(launcher, runs))
     report.update(bench_round_trip(launcher, moves))
     report.update(bench_match(launcher, game, matches, bot))
     set_bots = {"random": RANDOM_BOT}
@@ -267,6 +308,7 @@ def run(
         set_bots = {"heuristic": HEURISTIC_BOT, "random": RANDOM_BOT}
     report["set_game"] = game
     report["set_bots"] = {name: path.name for name, path in set_bots.items()}
+    report["lanes_start_ms"] = warm_lanes(launcher, max(2, engine.get_game(game).min_players))
     report["sets"] = bench_sets(launcher, game, list(set_sizes), sets, set_bots)
     report["load_average"] = [round(x, 2) for x in os.getloadavg()]
     report["goals"] = {
@@ -331,6 +373,12 @@ def main(argv: list[str] | None = None) -> int:
         f"{report['bare_python_cpu_ms']} ms bare"
     )
     print(f"bot ready (runner loaded, first move answered): {report['bot_ready_ms']} ms")
+    if "forked_start_ms" in report:
+        print(
+            f"bot forked by a warm zygote lane, started, answered and closed: "
+            f"{report['forked_start_ms']} ms, CPU {report['forked_start_cpu_ms']} ms "
+            f"(a lane's own start, once per worker: {report['lanes_start_ms']} ms)"
+        )
     print(
         f"round trip: {report['round_trip_us']} µs sandboxed, "
         f"{report['round_trip_unsandboxed_us']} µs unsandboxed process"

@@ -32,23 +32,30 @@ def compiled_runner() -> Path:
     """The runner compiled once, as a .pyc that Python runs directly (or the source).
 
     Every bot start would otherwise compile the runner's ~400 lines (~3 ms of CPU, as much
-    as a quick bot's whole match). The file is world-readable, named by a hash of the
-    source, written once per host; the bots' interpreter has the same minor version
-    (workers/sandbox.py chooses it so), hence the same bytecode format.
-    """
-    source = RUNNER.read_bytes()
+    as a quick bot's whole match)."""
+    return compiled_file(RUNNER)
+
+
+@functools.cache
+def compiled_file(source_path: Path) -> Path:
+    """A module compiled once into a world-readable .pyc named by a hash of its source,
+    written once per host (or the source itself when no folder takes it). The bots'
+    interpreter has the same minor version (workers/sandbox.py chooses it so), hence
+    the same bytecode format."""
+    source = source_path.read_bytes()
     digest = hashlib.sha256(source + sys.version.encode()).hexdigest()[:20]
+    stem = source_path.stem
     for base in ("/run/arena-sandbox-lib", os.path.join(tempfile.gettempdir(), "arena-runner")):
-        target = Path(base) / f"runner-{digest}.pyc"
+        target = Path(base) / f"{stem}-{digest}.pyc"
         try:
             if not target.exists():
                 os.makedirs(base, mode=0o755, exist_ok=True)
                 handle, staging = tempfile.mkstemp(dir=base, suffix=".pyc")
                 os.close(handle)
                 py_compile.compile(
-                    str(RUNNER),
+                    str(source_path),
                     cfile=staging,
-                    dfile="runner.py",
+                    dfile=source_path.name,
                     doraise=True,
                     invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH,
                 )
@@ -57,7 +64,7 @@ def compiled_runner() -> Path:
             return target
         except (OSError, py_compile.PyCompileError):
             continue
-    return RUNNER
+    return source_path
 
 
 def fast_codec_file() -> Path | None:

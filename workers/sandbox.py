@@ -39,7 +39,7 @@ from typing import Any
 
 from workers import code_cache
 from workers.cgroups import CgroupManager
-from workers.launchers import RUNNER, compiled_runner, fast_codec_file
+from workers.launchers import RUNNER, compiled_file, compiled_runner, fast_codec_file
 from workers.limits import Limits, LimitsError
 from workers.sandbox_mounts import (
     ENGINE_DIR,
@@ -55,9 +55,11 @@ from workers.sandbox_process import (
     _count_own_processes,
     _kill_uid,
     _lock_dir,
+    _pipe_with,
     _world_readable,
     processes_of_uid,
 )
+from workers.zygote_lanes import ZYGOTE_SOURCE, LaneError, LanePool
 
 __all__ = [
     "BubblewrapLauncher",
@@ -71,11 +73,17 @@ __all__ = [
 SANDBOX_RUNNER = "/arena/runner.pyc"
 SANDBOX_LIB = "/arena/lib"
 SANDBOX_BOT_DIR = "/arena/bot"
+SANDBOX_ZYGOTE = "/arena/zygote.pyc"
 
 UID_BASE = int(os.environ.get("ARENA_SANDBOX_UID_BASE", "61000"))
 UID_COUNT = int(os.environ.get("ARENA_SANDBOX_UIDS", "512"))
 UIDS_PER_SLOT = 16
 PYTHON_ENV = "ARENA_SANDBOX_PYTHON"
+# "off": a bwrap of its own for every bot, no zygote lanes (workers/zygote_lanes.py).
+ZYGOTE_ENV = "ARENA_SANDBOX_ZYGOTE"
+OFF_WORDS = ("off", "0", "false", "no")
+# Lanes one launcher (one worker process) keeps: a set's bots take one each.
+MAX_LANES = 8
 
 # Where the launch tools are looked up (the worker's own PATH may be a venv's).
 TOOL_PATH = "/usr/bin:/bin:/usr/sbin:/sbin"
@@ -94,6 +102,8 @@ SANDBOX_CODEC = "/arena/codec"
 
 
 _CHECKED: set[tuple[str, str, str, str | None, bool]] = set()
+# Per set-up whose lanes were probed: True when zygote lanes work, else why not.
+_LANES_PROVED: dict[tuple[str, str, str, str | None, bool], bool | str] = {}
 
 
 @functools.cache
@@ -125,6 +135,7 @@ class BubblewrapLauncher:
         use_cgroups: bool = True,
         use_seccomp: bool = True,
         bwrap: str | None = None,
+        use_lanes: bool | None = None,
     ) -> None:
         self.slot = slot
         self.bwrap = bwrap or shutil.which("bwrap") or "/usr/bin/bwrap"
@@ -146,6 +157,15 @@ class BubblewrapLauncher:
         self._codec = False
         self._python: str | None = None
         self._checked = False
+        if use_lanes is None:
+            use_lanes = os.environ.get(ZYGOTE_ENV, "on").strip().lower() not in OFF_WORDS
+        self._use_lanes = (
+            use_lanes and self.is_root and bool(self._cgroups and self._cgroups.available)
+        )
+        self.lanes_note = "on" if self._use_lanes else "off"
+        if use_lanes and not self._use_lanes:
+            self.lanes_note = "off (lanes need root and a writable cgroup tree)"
+        self._lanes: LanePool | None = None
 
     # ----- set-up ----------------------------------------------------------------
 
@@ -253,6 +273,7 @@ class BubblewrapLauncher:
         if key in _CHECKED:
             # Another launcher of this process already proved this set-up works.
             self._static_args()
+            self._check_lanes(key)
             self._checked = True
             return
         if not os.path.exists(self.bwrap):
@@ -276,8 +297,20 @@ class BubblewrapLauncher:
         probe = self._probe()
         if probe is not None:
             raise SandboxUnavailable(probe)
+        self._check_lanes(key)
         self._checked = True
         _CHECKED.add(key)
+
+    def _check_lanes(self, key: tuple[str, str, str, str | None, bool]) -> None:
+        """Probe zygote lanes once per set-up and process; without them, bwrap per bot."""
+        if not self._use_lanes:
+            return
+        if key not in _LANES_PROVED:
+            _LANES_PROVED[key] = self.lanes.probe() or True
+        verdict = _LANES_PROVED[key]
+        if verdict is not True:
+            self._use_lanes = False
+            self.lanes_note = f"off ({verdict})"
 
     def _probe(self) -> str | None:
         """Start a sandbox once, as a bot would be, and see that it is sealed."""
@@ -325,6 +358,7 @@ class BubblewrapLauncher:
             "cgroups": self._cgroups.describe() if self._cgroups else "off",
             "seccomp": self.seccomp_note,
             "subreaper": self.subreaper,
+            "zygote_lanes": self.lanes_note,
         }
 
     # ----- launching -------------------------------------------------------------
@@ -332,7 +366,63 @@ class BubblewrapLauncher:
     def launch(self, bot_path: Path, limits: Limits) -> subprocess.Popen[bytes]:
         if not self._checked:
             self.check()
+        if self._use_lanes:
+            try:
+                return self.lanes.spawn(Path(bot_path), limits)  # type: ignore[return-value]
+            except (LaneError, OSError):
+                pass  # a bwrap of its own, as without lanes
         return self._start(Path(bot_path), limits)
+
+    # ----- what zygote lanes need (workers/zygote_lanes.py) ---------------------
+
+    @property
+    def lanes(self) -> LanePool:
+        if self._lanes is None:
+            self._lanes = LanePool(self, MAX_LANES)
+        return self._lanes
+
+    def lane_options(self) -> list[str]:
+        """bwrap's options for a lane: a bot's view, with nothing writable at all (each
+        bot mounts its own /tmp, /dev/shm and file) and, inside the lane's user
+        namespace only, the capabilities to build a bot's namespaces and drop them."""
+        return [
+            *self._static_args(),
+            "--dir", "/tmp",
+            "--dir", SANDBOX_BOT_DIR,
+            "--ro-bind", str(compiled_file(ZYGOTE_SOURCE)), SANDBOX_ZYGOTE,
+            "--remount-ro", "/dev",
+            "--remount-ro", "/",
+            "--chdir", "/",
+            "--cap-add", "CAP_SYS_ADMIN",
+            "--cap-add", "CAP_SETPCAP",
+        ]  # fmt: skip
+
+    def lane_command(
+        self, uid: int, procs_files: list[str], socket_fd: int, args_fd: int
+    ) -> list[str]:
+        """The zygote's command line: join the lane's cgroup, drop to its uid, bwrap."""
+        command = [SHELL, "-c", JOIN_CGROUPS, "arena-sandbox", *procs_files, "--"]
+        command += [self.setpriv, f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--"]
+        command += [self.bwrap, "--args", str(args_fd), "--", self._python or sys.executable]
+        command += ["-I", "-S", SANDBOX_ZYGOTE, "--socket", str(socket_fd)]
+        command += ["--runner", SANDBOX_RUNNER, "--lib", SANDBOX_LIB]
+        if self._codec:
+            command += ["--lib", SANDBOX_CODEC]
+        return command
+
+    @property
+    def seccomp_program(self) -> bytes | None:
+        return self._seccomp
+
+    @property
+    def cgroups(self) -> CgroupManager | None:
+        return self._cgroups
+
+    def lease_uid(self) -> UidLease:
+        return self._lease()
+
+    def bot_file_name(self, bot_path: Path) -> str:
+        return bot_path.name if SAFE_NAME.fullmatch(bot_path.name) else "bot.py"
 
     def _spawn_prefix(
         self, uid: int | None, limits: Limits, processes: int, procs_files: list[str]
@@ -389,7 +479,7 @@ class BubblewrapLauncher:
         self, bot_path: Path, limits: Limits, command: list[str] | None = None
     ) -> SandboxedProcess:
         static = self._static_args()
-        name = bot_path.name if SAFE_NAME.fullmatch(bot_path.name) else "bot.py"
+        name = self.bot_file_name(bot_path)
         lease = self._lease()
         cgroup = None
         fds: list[int] = []
@@ -406,7 +496,7 @@ class BubblewrapLauncher:
             options = list(static)
             options += ["--size", str(limits.tmp_mb << 20), "--tmpfs", "/tmp"]
             options += ["--ro-bind-data", str(bot_fd), f"{SANDBOX_BOT_DIR}/{name}"]
-            code_args, code_key = self._code_options(bot_fd, name, limits, options, fds)
+            code_args, code_key = self.code_options(bot_fd, name, limits, options, fds)
             options += ["--remount-ro", "/", "--chdir", "/tmp"]
             if self._seccomp is not None:
                 fds.append(_pipe_with(self._seccomp))
@@ -460,7 +550,7 @@ class BubblewrapLauncher:
                 with contextlib.suppress(OSError):
                     os.close(fd)
 
-    def _code_options(
+    def code_options(
         self, bot_fd: int, name: str, limits: Limits, options: list[str], fds: list[int]
     ) -> tuple[list[str], str | None]:
         """The runner's arguments for the bot's cached code (workers/code_cache.py): bound
@@ -488,13 +578,3 @@ class BubblewrapLauncher:
             limits.output_bytes_per_match // 4,
         )
         return ["--emit-code", str(room)], key
-
-
-def _pipe_with(data: bytes) -> int:
-    """A pipe's read end holding `data` (small: it must fit the pipe buffer)."""
-    read_end, write_end = os.pipe()
-    try:
-        os.write(write_end, data)
-    finally:
-        os.close(write_end)
-    return read_end

@@ -151,45 +151,25 @@ def _lock_dir() -> str:
 # ----- the running sandbox ----------------------------------------------------------
 
 
-class SandboxedProcess(subprocess.Popen[bytes]):
-    """A bwrap process running one bot; cleans up its uid and cgroup when it ends."""
+class SandboxReadings:
+    """What the referee may read of a running sandbox, from its cgroup and /proc, and why
+    the kernel killed it: shared by a bwrap'd bot and a lane's forked one."""
 
-    def __init__(
-        self,
-        args: list[str],
-        *,
-        lease: UidLease,
-        cgroup: BotCgroup | None,
-        limits: Limits,
-        **kwargs: Any,
-    ) -> None:
-        self.lease = lease
-        self.uid = lease.uid
+    def __init__(self, cgroup: BotCgroup | None, limits: Limits) -> None:
         self.cgroup = cgroup
         self.limits = limits
         self.death_cause: str | None = None
         self._finished = False
         self._bot_pid: int | None = None
+        # The processes from `pid` down to the runner, once found.
+        self.pid_chain: list[int] = []
         self._readers: dict[str, int] = {}
-        # Set by the launcher when the runner is to send its compiled code first.
-        self.code_key: str | None = None
-        super().__init__(args, **kwargs)
-        with _LIVE_LOCK:
-            _LIVE_PIDS.add(self.pid)
 
-    # Popen calls these; finishing is idempotent.
-    def poll(self) -> int | None:
-        code = super().poll()
-        if code is not None:
-            self._finish()
-        return self.returncode
+    pid: int
 
-    def wait(self, timeout: float | None = None) -> int:
-        super().wait(timeout)
-        self._finish()
-        return self.returncode
-
-    # ----- what the referee may ask ----------------------------------------------
+    def _bot_pid_depth(self) -> int:
+        """How many generations below `pid` the runner is."""
+        return 2  # bwrap -> its pid-1 reaper -> the runner
 
     def cpu_seconds(self) -> float | None:
         """CPU time used by everything in this sandbox so far (its cgroup's accounting)."""
@@ -227,12 +207,19 @@ class SandboxedProcess(subprocess.Popen[bytes]):
                 fd = self._readers[key] = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
         return fd
 
+    def _close_readers(self) -> None:
+        for fd in self._readers.values():
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        self._readers.clear()
+
     def _find_bot_pid(self) -> int | None:
-        """The host pid of the runner: bwrap -> its pid-1 reaper -> the runner."""
+        """The host pid of the runner, found once below `pid`."""
         if self._bot_pid is not None:
             return self._bot_pid
         pid = self.pid
-        for _ in range(2):
+        chain = []
+        for _ in range(self._bot_pid_depth()):
             try:
                 with open(f"/proc/{pid}/task/{pid}/children") as handle:
                     children = handle.read().split()
@@ -241,8 +228,53 @@ class SandboxedProcess(subprocess.Popen[bytes]):
             if not children:
                 return None
             pid = int(children[0])
+            chain.append(pid)
         self._bot_pid = pid
+        self.pid_chain = chain
         return pid
+
+    def _cause_of_death(self, code: int) -> str | None:
+        if code == -signal.SIGKILL and self.cgroup is not None and self.cgroup.oom_killed():
+            return f"out of memory: the sandbox passed its {self.limits.memory_mb} MB limit"
+        if code == -signal.SIGXCPU:
+            return f"CPU time limit ({self.limits.cpu_seconds}s)"
+        if code == -signal.SIGXFSZ:
+            return f"file size limit ({self.limits.file_size_mb} MB)"
+        return None
+
+
+class SandboxedProcess(SandboxReadings, subprocess.Popen[bytes]):
+    """A bwrap process running one bot; cleans up its uid and cgroup when it ends."""
+
+    def __init__(
+        self,
+        args: list[str],
+        *,
+        lease: UidLease,
+        cgroup: BotCgroup | None,
+        limits: Limits,
+        **kwargs: Any,
+    ) -> None:
+        SandboxReadings.__init__(self, cgroup, limits)
+        self.lease = lease
+        self.uid = lease.uid
+        # Set by the launcher when the runner is to send its compiled code first.
+        self.code_key: str | None = None
+        subprocess.Popen.__init__(self, args, **kwargs)
+        with _LIVE_LOCK:
+            _LIVE_PIDS.add(self.pid)
+
+    # Popen calls these; finishing is idempotent.
+    def poll(self) -> int | None:
+        code = super().poll()
+        if code is not None:
+            self._finish()
+        return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int:
+        super().wait(timeout)
+        self._finish()
+        return self.returncode
 
     # ----- the end ---------------------------------------------------------------
 
@@ -253,24 +285,11 @@ class SandboxedProcess(subprocess.Popen[bytes]):
         code = self.returncode
         if code is not None and BWRAP_SIGNAL_BASE < code < BWRAP_SIGNAL_BASE + 65:
             self.returncode = -(code - BWRAP_SIGNAL_BASE)
-        self.death_cause = self._cause_of_death()
-        for fd in self._readers.values():
-            with contextlib.suppress(OSError):
-                os.close(fd)
-        self._readers.clear()
+        self.death_cause = self._cause_of_death(self.returncode or 0)
+        self._close_readers()
         with _LIVE_LOCK:
             _LIVE_PIDS.discard(self.pid)
         self.cleanup()
-
-    def _cause_of_death(self) -> str | None:
-        code = self.returncode or 0
-        if code == -signal.SIGKILL and self.cgroup is not None and self.cgroup.oom_killed():
-            return f"out of memory: the sandbox passed its {self.limits.memory_mb} MB limit"
-        if code == -signal.SIGXCPU:
-            return f"CPU time limit ({self.limits.cpu_seconds}s)"
-        if code == -signal.SIGXFSZ:
-            return f"file size limit ({self.limits.file_size_mb} MB)"
-        return None
 
     def cleanup(self, timeout: float = 2.0) -> None:
         """Kill whatever of this sandbox still runs, reap it, free the uid and cgroup."""
@@ -331,3 +350,13 @@ def _kill_uid(uid: int, deadline: float) -> bool:
 def _count_own_processes() -> int:
     uid = os.getuid()
     return sum(1 for entry in os.listdir("/proc") if entry.isdigit() and _proc_uid(entry) == uid)
+
+
+def _pipe_with(data: bytes) -> int:
+    """A pipe's read end holding `data` (small: it must fit the pipe buffer)."""
+    read_end, write_end = os.pipe()
+    try:
+        os.write(write_end, data)
+    finally:
+        os.close(write_end)
+    return read_end

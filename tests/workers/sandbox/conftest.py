@@ -19,6 +19,7 @@ from workers.limits import Limits
 from workers.players import ProcessPlayer
 from workers.referee import MatchOutcome, play_match
 from workers.sandbox import BubblewrapLauncher, processes_of_uid
+from workers.zygote_lanes import lane_pids_of_uid
 
 HOSTILE_DIR = Path(__file__).resolve().parent / "hostile"
 RANDOM_BOT = PROJECT_ROOT / "bots" / "reference" / "random_bot.py"
@@ -55,18 +56,24 @@ def pick_game() -> str:
     return "moonrollers" if "moonrollers" in names else names[0]
 
 
-def make_test_launcher() -> BubblewrapLauncher:
+def make_test_launcher(use_lanes: bool | None = None) -> BubblewrapLauncher:
     """A launcher on uids of its own, so that checks for leftovers never see the
     bots of a worker (or another test run) sharing this machine."""
-    return BubblewrapLauncher(uid_base=TEST_UID_BASE + (os.getpid() % 32) * 16, uid_count=16)
+    return BubblewrapLauncher(
+        uid_base=TEST_UID_BASE + (os.getpid() % 32) * 16, uid_count=16, use_lanes=use_lanes
+    )
 
 
-@pytest.fixture(scope="session")
-def launcher() -> BubblewrapLauncher:
+# Both ways a bot starts: forked by a zygote lane (the default where root has cgroups)
+# and a bwrap of its own (the fallback, and the only way elsewhere).
+@pytest.fixture(scope="session", params=["lanes", "bwrap"])
+def launcher(request: pytest.FixtureRequest) -> BubblewrapLauncher:
     # Each bot runs as its own uid, which only root can give; fail, never skip.
     assert os.geteuid() == 0, "the sandbox suite must run as root (each bot gets its own uid)"
-    sandbox = make_test_launcher()
+    sandbox = make_test_launcher(use_lanes=request.param == "lanes")
     sandbox.check(FAST)  # raises SandboxUnavailable, failing the suite, if bwrap cannot work
+    if request.param == "lanes":
+        assert sandbox.describe()["zygote_lanes"] == "on", sandbox.describe()
     return sandbox
 
 
@@ -154,9 +161,13 @@ def marker_processes(marker: str) -> list[int]:
 
 
 def assert_nothing_left(uids: list[int]) -> None:
-    """No process (not even a zombie) of any sandbox uid used, no daemon, no cgroup."""
+    """No process (not even a zombie) of any sandbox uid used, no daemon, no cgroup.
+
+    A zygote lane keeps its own three processes (bwrap, its PID 1, the zygote) under its
+    uid between bots (workers/zygote_lanes.py): those, and only those, may remain."""
     for uid in uids:
-        assert processes_of_uid(uid) == [], f"processes of sandbox uid {uid} outlived the match"
+        left = [pid for pid in processes_of_uid(uid) if pid not in lane_pids_of_uid(uid)]
+        assert left == [], f"processes of sandbox uid {uid} outlived the match"
     assert marker_processes(DAEMON_MARKER) == []
     for base in ("/sys/fs/cgroup/pids", "/sys/fs/cgroup/memory"):
         for uid in uids:

@@ -138,8 +138,10 @@ def test_killing_its_parent_does_not_touch_the_worker(launcher, game, tmp_path):
     assert os.getppid() > 0 and 1 not in played.outcome.forfeits
 
 
-def test_sandbox_processes_do_not_outlive_a_dead_worker(tmp_path):
-    """--die-with-parent: kill the worker mid-match, the bot dies with it."""
+@pytest.mark.parametrize("lanes", [True, False], ids=["lanes", "bwrap"])
+def test_sandbox_processes_do_not_outlive_a_dead_worker(tmp_path, lanes):
+    """--die-with-parent: kill the worker mid-match, the bot dies with it (and, started
+    by a zygote lane, so does the lane)."""
     import signal
     import subprocess
     import sys
@@ -152,7 +154,7 @@ def test_sandbox_processes_do_not_outlive_a_dead_worker(tmp_path):
         f"sys.path.insert(0, {str(Path(__file__).resolve().parents[3])!r})\n"
         "from pathlib import Path\n"
         "from tests.workers.sandbox.conftest import FAST, make_test_launcher\n"
-        "launcher = make_test_launcher()\n"
+        f"launcher = make_test_launcher(use_lanes={lanes})\n"
         f"p = launcher.launch(Path({str(HOSTILE_DIR / 'spin_forever.py')!r}), FAST)\n"
         "print(p.uid, flush=True)\n"
         "time.sleep(60)\n"
@@ -184,6 +186,7 @@ def test_sandbox_processes_do_not_outlive_a_dead_worker(tmp_path):
     # The dead worker could not remove its (now empty) cgroup; the next lease of the
     # uid would. Remove it here so test runs leave nothing behind.
     manager = CgroupManager()
-    assert BotCgroup(
-        manager.version, {c: f"{b}/uid-{uid}" for c, b in manager.bases.items()}
-    ).remove()
+    for name in (f"uid-{uid}", f"lane-{uid}"):
+        assert BotCgroup(
+            manager.version, {c: f"{b}/{name}" for c, b in manager.bases.items()}
+        ).remove()

@@ -29,6 +29,7 @@ from tests.workers.sandbox.test_hostile_bots import FORFEITS
 from workers.launchers import PROJECT_ROOT, launch_all
 from workers.players import BotProcess, InProcessBot, InProcessPlayer, ProcessPlayer
 from workers.referee import MatchOutcome, SetMatch, play_match, play_set
+from workers.zygote_lanes import ForkedSandbox
 
 SET_BOTS = Path(__file__).resolve().parent / "bots"
 HEURISTIC = PROJECT_ROOT / "bots" / "reference" / "moonrollers_heuristic.py"
@@ -175,7 +176,7 @@ def test_bots_started_side_by_side_outlive_the_threads_that_started_them(launche
     thread has ended must keep running (no parent-death signal tied to that thread), in
     the order asked, and close side by side leaving nothing behind."""
     processes = launch_all(launcher, [RANDOM_BOT, HEURISTIC], FAST)
-    assert all(isinstance(p, subprocess.Popen) for p in processes)
+    assert all(isinstance(p, subprocess.Popen | ForkedSandbox) for p in processes)
     time.sleep(0.3)  # the starting threads are long gone
     assert [p.poll() for p in processes] == [None, None]  # type: ignore[union-attr]
     bots = [BotProcess(p, FAST, 4) for p in processes]  # type: ignore[arg-type]
