@@ -15,9 +15,9 @@
   play a set (one sandboxed process per bot for the whole set, the matches
   interleaved), per match, divided by the same N matches in-process (one bot
   instance per match, loaded once per set); at sets of 1, 4 and 16 (--set-sizes),
-  --sets sets of each. Both wall time and CPU time (this process, the sandboxes'
-  cgroups and the zygote lanes' own): on a loaded machine the CPU ratio is the
-  steadier figure.
+  --sets sets of each. Both wall time and CPU time (this process and the sandboxes'
+  cgroups: a zygote lane's group holds its bot and the zygote's forks for it): on a
+  loaded machine the CPU ratio is the steadier figure.
 * zygote lanes (workers/zygote_lanes.py), where they are on: a bot forked by a warm
   lane, to its first answer and closed (wall and CPU); a lane's own start, paid once
   per worker process and left out of the set figures (the lanes are started first).
@@ -206,15 +206,13 @@ def bench_set(
         decisions += sum(outcome.decisions for outcome in inside)
 
         cpu_before, started = _own_cpu(), time.perf_counter()
-        lanes_before = _lanes_cpu(launcher)
         # Started side by side, as a worker starts a set's bots (workers/launchers.py).
         launched = launch_all(launcher, [bot] * seats, limits)
         bots = [BotProcess(_started(process), limits, size) for process in launched]
         played = play_set(game, specs, bots)
         wall["sandboxed"] += time.perf_counter() - started
+        # A lane's bot is measured by its lane's group, the zygote's forks for it included.
         cpu["sandboxed"] += _own_cpu() - cpu_before + sum(b.cpu_used or 0.0 for b in bots)
-        # The zygotes' share (their forks): counted, though no bot cgroup holds it.
-        cpu["sandboxed"] += _lanes_cpu(launcher) - lanes_before
         if any(outcome.forfeits for outcome in played):
             raise RuntimeError(f"a bot forfeited in the benchmark: {played[0].forfeits}")
         if [o.record for o in played] != [o.record for o in inside]:
@@ -231,10 +229,6 @@ def bench_set(
         "sandboxed_cpu_ms": round(cpu["sandboxed"] / matches * 1e3, 2),
         "cpu_ratio": round(cpu["sandboxed"] / cpu["in_process"], 2),
     }
-
-
-def _lanes_cpu(launcher: BubblewrapLauncher) -> float:
-    return launcher.lanes.cpu_seconds() if launcher.describe()["zygote_lanes"] == "on" else 0.0
 
 
 def warm_lanes(launcher: BubblewrapLauncher, seats: int) -> float:
@@ -268,21 +262,21 @@ def default_game() -> str:
 
 def bench_forked_start(launcher: BubblewrapLauncher, runs: int) -> dict[str, float]:
     """A bot's start through a warm lane, to its first answer, and its CPU (the worker,
-    the bot's cgroup, the zygote), beside the bwrap start measured above."""
+    and the lane's group: the zygote's forks and the bot), beside the bwrap start above."""
     if launcher.describe()["zygote_lanes"] != "on":
         return {}
     limits = Limits()
     warm_lanes(launcher, 1)
     walls, cpus = [], []
     for _ in range(runs):
-        cpu, lanes, started = _own_cpu(), _lanes_cpu(launcher), time.perf_counter()
+        cpu, started = _own_cpu(), time.perf_counter()
         player = ProcessPlayer(launcher.launch(RANDOM_BOT, limits), limits)
         player.start({"seed": 0, "seat": 0})
         player.act({}, [0])
         player.close()
         walls.append(time.perf_counter() - started)
         bot_cpu = player.bot.cpu_used or 0.0
-        cpus.append(_own_cpu() - cpu + bot_cpu + _lanes_cpu(launcher) - lanes)
+        cpus.append(_own_cpu() - cpu + bot_cpu)
     return {"forked_start_ms": _median_ms(walls), "forked_start_cpu_ms": _median_ms(cpus)}
 
 

@@ -459,7 +459,8 @@ class BotProcess:
         killed = False
         if self.process.poll() is None:
             try:
-                os.killpg(self.process.pid, signal.SIGKILL)
+                # A zygote lane's bot notes its whole tree first (workers/zygote_lanes.py).
+                getattr(self.process, "kill_tree", lambda: os.killpg(self.process.pid, 9))()
                 killed = True
             except (ProcessLookupError, PermissionError):
                 self.process.kill()

@@ -103,15 +103,40 @@ class BotCgroup:
 
     def oom_killed(self) -> bool:
         """Whether the kernel killed a process of this group for lack of memory."""
+        return self.oom_kills() > 0
+
+    def oom_kills(self) -> int:
+        """How many processes of this group the kernel killed for lack of memory."""
         try:
             if self.version == 1 and "memory" in self.dirs:
-                text = _read(f"{self.dirs['memory']}/memory.oom_control")
-                return _field(text, "oom_kill") > 0
+                return _field(_read(f"{self.dirs['memory']}/memory.oom_control"), "oom_kill")
             if self.version == 2:
-                return _field(_read(f"{self.dirs['unified']}/memory.events"), "oom_kill") > 0
+                return _field(_read(f"{self.dirs['unified']}/memory.events"), "oom_kill")
         except (OSError, ValueError):
-            return False
-        return False
+            return 0
+        return 0
+
+    def set_limits(self, max_processes: int, memory_bytes: int) -> None:
+        """New process and memory bounds for a group that lives on (a zygote lane's)."""
+        if self.version == 1:
+            if "pids" in self.dirs:
+                _write(f"{self.dirs['pids']}/pids.max", str(max_processes))
+            if "memory" in self.dirs:
+                directory = self.dirs["memory"]
+                # memsw may not go below the plain limit: raise in the order that allows it.
+                files = ["memory.limit_in_bytes", "memory.memsw.limit_in_bytes"]
+                try:
+                    current = int(_read(f"{directory}/memory.limit_in_bytes"))
+                except (OSError, ValueError):
+                    current = 0
+                for name in files if memory_bytes <= current else files[::-1]:
+                    with contextlib.suppress(FileNotFoundError):
+                        _write(f"{directory}/{name}", str(memory_bytes))
+        elif self.version == 2:
+            directory = self.dirs["unified"]
+            _write(f"{directory}/pids.max", str(max_processes))
+            with contextlib.suppress(FileNotFoundError):
+                _write(f"{directory}/memory.max", str(memory_bytes))
 
     def pids(self) -> list[int]:
         found: set[int] = set()

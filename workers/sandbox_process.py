@@ -233,8 +233,11 @@ class SandboxReadings:
         self.pid_chain = chain
         return pid
 
+    def _oom_killed(self) -> bool:
+        return self.cgroup is not None and self.cgroup.oom_killed()
+
     def _cause_of_death(self, code: int) -> str | None:
-        if code == -signal.SIGKILL and self.cgroup is not None and self.cgroup.oom_killed():
+        if code == -signal.SIGKILL and self._oom_killed():
             return f"out of memory: the sandbox passed its {self.limits.memory_mb} MB limit"
         if code == -signal.SIGXCPU:
             return f"CPU time limit ({self.limits.cpu_seconds}s)"

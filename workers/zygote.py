@@ -4,27 +4,28 @@ Runs *inside* a bubblewrap sandbox (standard library only, nothing of the projec
 imported: the runner comes from its compiled file). A bot's sandboxed start used to be
 an interpreter start-up (~7.7 ms of CPU here for `python -I -S -c pass`), the launch
 chain and bwrap (~7 ms) and the runner, codec and bot loading (~5 ms): ~20 ms of CPU per
-bot per set. The zygote pays that once; a start is then two forks of a small, clean
-process and a few mounts (~2 ms). The design follows Android's zygote and Chromium's:
-nothing untrusted ever runs in the zygote, so every child starts from the same clean
-memory, and each child builds its own walls before any bot code runs.
+bot per set. The zygote pays that once; a start is then three forks of a small, clean
+process and a few mounts. The design follows Android's zygote and Chromium's: nothing
+untrusted ever runs in the zygote, so every child starts from the same clean memory,
+and each child builds its own walls before any bot code runs.
 
 One request (a datagram on the lane socket, fd given by `--socket`) starts one bot:
 
-    {"name": ..., "tmp_bytes": ..., "rlimits": {...}, "code": bool, "emit": int}
-    + b"\\n" + the seccomp program (BPF, may be empty)
+    {"name": ..., "tmp_bytes": ..., "max_bytes": ..., "rlimits": {...}, "emit": int}
+    + b"\n" + the seccomp program (BPF, may be empty)
     with SCM_RIGHTS: stdin, stdout, stderr, control socket, bot file[, compiled code]
 
-The first child (the *keeper*) starts a session, says hello on the control socket (the
-worker reads its host pid from the kernel's credentials and moves it into the bot's
-cgroup), waits for "go", then enters new mount, PID, network, IPC and cgroup
-namespaces (inside the lane's user namespace, where the zygote holds CAP_SYS_ADMIN), puts
-a fresh tmpfs on /tmp and /dev/shm and the bot's file on a read-only tmpfs, and forks the
-bot as PID 1 of its own PID namespace. The bot mounts its own /proc, takes its file
-descriptors, rlimits and working directory, drops every capability, sets no_new_privs,
-installs the seccomp filter and only then runs the runner. The keeper waits for the bot
-and reports its wait status ("exit <status>") on the control socket; it dies with the
-zygote, and the bot dies with the keeper (and with it, as PID 1, everything it started).
+The first child (the *keeper*) starts a session and says hello on the control socket
+(the worker reads its host pid from the kernel's credentials), then enters new mount,
+PID, network, IPC and cgroup namespaces (inside the lane's user namespace, where the
+zygote holds CAP_SYS_ADMIN), puts a fresh tmpfs on /tmp and /dev/shm and the bot's file
+on a read-only tmpfs, and forks the bot's PID 1, as bwrap's own: it mounts the
+namespace's /proc, forks the bot as PID 2, drops its own capabilities and reaps. The bot
+takes its file descriptors, rlimits and working directory, drops every capability, sets
+no_new_privs, installs the seccomp filter and only then runs the runner. The keeper
+reports the PID 1's status ("exit <status>", 128 + N for a bot killed by signal N) on
+the control socket. The keeper dies with the zygote, the PID 1 with the keeper, and
+with a PID 1 everything of its namespace.
 """
 
 from __future__ import annotations
@@ -142,7 +143,7 @@ def _read_all(fd: int, limit: int) -> bytes:
 
 
 def _build_walls(request: dict[str, Any], bot_fd: int, code_fd: int | None) -> str:
-    """In the keeper, after "go": the namespaces and file systems of this one bot."""
+    """In the keeper: the namespaces and file systems of this one bot."""
     flags = CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWCGROUP
     _check(libc.unshare(flags), "unshare")
     _mount(None, "/", None, MS_REC | MS_PRIVATE)
@@ -307,8 +308,6 @@ def _keeper(
     _check(libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "pdeathsig")
     try:
         control.send(b"hello")  # the worker reads our host pid from the credentials
-        if control.recv(16) != b"go":
-            return 1
         bot_path = _build_walls(request, bot_fd, code_fd)
     except (OSError, SetupError, ValueError, KeyError, TypeError) as exc:
         with contextlib.suppress(OSError):

@@ -44,7 +44,6 @@ from workers.sandbox_process import (
     UidLease,
     _kill_uid,
     _pipe_with,
-    processes_of_uid,
 )
 
 if TYPE_CHECKING:
@@ -151,11 +150,17 @@ class Lane:
         launcher = self.launcher
         assert self.socket is not None and launcher.cgroups is not None
         name = launcher.bot_file_name(bot_path)
-        cgroup = launcher.cgroups.create(
-            f"uid-{self.uid}", limits.max_processes + 2, (limits.memory_mb + limits.tmp_mb) << 20
-        )
+        cgroup = self.cgroup
         if cgroup is None:
-            raise LaneError("no cgroup for the bot")
+            raise LaneError("the lane has no cgroup")
+        # The lane's own group holds the bot while it runs, bounded for this bot: joining
+        # a group is a cgroup v1 migration, ~2-3 ms of waiting (an RCU grace period) per
+        # hierarchy, where setting two limits is two writes.
+        cgroup.set_limits(
+            limits.max_processes + LANE_PROCESSES,
+            ((limits.memory_mb + limits.tmp_mb) << 20) + LANE_MEMORY_BYTES,
+        )
+        baseline = (cgroup.cpu_seconds() or 0.0, cgroup.oom_kills())
         local: list[Any] = []
         remote: list[int] = []
         try:
@@ -191,15 +196,8 @@ class Lane:
             hello, pid = _receive_with_pid(control, HANDSHAKE_SECONDS)
             if hello != b"hello" or pid is None:
                 raise LaneError(f"the keeper did not start ({hello[:200]!r})")
-            for procs_file in cgroup.procs_files:
-                fd = os.open(procs_file, os.O_WRONLY)
-                try:
-                    os.write(fd, str(pid).encode())
-                finally:
-                    os.close(fd)
-            control.send(b"go")
             process = ForkedSandbox(
-                self, pid, cgroup, limits, control, stdin_write, stdout_read, stderr_read
+                self, pid, baseline, limits, control, stdin_write, stdout_read, stderr_read
             )
             process.code_key = code_key
             return process
@@ -210,8 +208,6 @@ class Lane:
             for fd in remote:
                 with contextlib.suppress(OSError):
                     os.close(fd)
-            cgroup.kill_all()
-            cgroup.remove(timeout=0.5)
             raise
 
     def _code(self, bot_fd: int, name: str, limits: Limits) -> tuple[int | None, int, str | None]:
@@ -227,12 +223,6 @@ class Lane:
         if args[:1] == ["--emit-code"]:
             return None, int(args[1]), key
         return None, 0, None
-
-    def cpu_seconds(self) -> float:
-        """CPU the lane's own processes used (the zygote's forks, its start)."""
-        if self.cgroup is None:
-            return 0.0
-        return self.cgroup.cpu_seconds() or 0.0
 
     def close(self) -> None:
         """Stop the zygote, kill everything of the lane's uid, free the uid."""
@@ -265,21 +255,23 @@ class ForkedSandbox(SandboxReadings):
         self,
         lane: Lane,
         pid: int,
-        cgroup: BotCgroup,
+        baseline: tuple[float, int],
         limits: Limits,
         control: socket.socket,
         stdin_fd: int,
         stdout_fd: int,
         stderr_fd: int,
     ) -> None:
-        super().__init__(cgroup, limits)
+        super().__init__(lane.cgroup, limits)
+        # The lane's group counted this much CPU and these OOM kills before this bot.
+        self._cpu_base, self._oom_base = baseline
         self.lane = lane
         self.uid = lane.uid
         self.pid = pid
         self.args = ["zygote", str(pid)]
         self.returncode: int | None = None
         self.setup_error: str | None = None
-        self._finished_by_kill = False
+        self._doomed: set[int] = set()  # the bot's processes when it was killed
         self._control = control
         self.stdin = os.fdopen(stdin_fd, "wb", buffering=0)
         self.stdout = os.fdopen(stdout_fd, "rb", buffering=0)
@@ -288,6 +280,13 @@ class ForkedSandbox(SandboxReadings):
 
     def _bot_pid_depth(self) -> int:
         return 2  # the keeper -> the bot's PID 1 -> the bot
+
+    def cpu_seconds(self) -> float | None:
+        used = super().cpu_seconds()
+        return None if used is None else max(0.0, used - self._cpu_base)
+
+    def _oom_killed(self) -> bool:
+        return self.cgroup is not None and self.cgroup.oom_kills() > self._oom_base
 
     def _take_report(self, data: bytes) -> None:
         text = data.decode(errors="replace")
@@ -302,7 +301,6 @@ class ForkedSandbox(SandboxReadings):
             self.returncode = 125
         elif not data:
             self.returncode = -signal.SIGKILL  # the keeper died without a word: killed
-            self._finished_by_kill = True
 
     def poll(self) -> int | None:
         if self.returncode is None and not self._finished:
@@ -330,7 +328,14 @@ class ForkedSandbox(SandboxReadings):
 
     def kill(self) -> None:
         with contextlib.suppress(OSError):
-            os.killpg(self.pid, signal.SIGKILL)
+            self.kill_tree()
+
+    def kill_tree(self) -> None:
+        """Note every process of the bot (all of the lane's group but the lane's own), so
+        that the cleanup waits for each to be reaped, then kill the keeper's session."""
+        if self.cgroup is not None:
+            self._doomed.update(set(self.cgroup.pids()) - self.lane.own_pids)
+        os.killpg(self.pid, signal.SIGKILL)
 
     def _finish(self) -> None:
         if self._finished:
@@ -345,22 +350,25 @@ class ForkedSandbox(SandboxReadings):
     def cleanup(self, timeout: float = 2.0) -> None:
         """Kill whatever of this bot still runs; the lane goes back only once all is gone.
 
+        Everything in the lane's group but the lane's own three processes is the bot's.
         The keeper and the bot's PID 1 are the last to go: the keeper is reaped by the
         zygote at once, the PID 1 (orphaned when the keeper dies first) by the lane's own
         PID 1, and a PID 1 is reaped only after everything of its namespace."""
         deadline = time.monotonic() + timeout
-        # The keeper and the bot's PID 1 (seen by the referee's readings, or now).
-        last = _descendants(self.pid, depth=1) | set(self.pid_chain[:1])
-        if len(last) < 2 and self._finished_by_kill:
-            # Killed before anything found its PID 1: look for it by the lane's uid.
-            last |= set(processes_of_uid(self.uid)) - self.lane.own_pids
-        with contextlib.suppress(OSError):
-            os.killpg(self.pid, signal.SIGKILL)
         assert self.cgroup is not None
-        self.cgroup.kill_all()
-        clean = self.cgroup.remove(timeout=timeout)
+        own = self.lane.own_pids
+        with contextlib.suppress(OSError):
+            self.kill_tree()
+        last = self._doomed | set(self.pid_chain[:1])
         pause = 0.0002
-        while clean and any(os.path.exists(f"/proc/{pid}") for pid in last):
+        clean = True
+        while True:
+            left = [pid for pid in self.cgroup.pids() if pid not in own]
+            for pid in left:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
+            if not left and not any(os.path.exists(f"/proc/{pid}") for pid in last):
+                break
             if time.monotonic() > deadline:
                 clean = False
                 break
@@ -431,12 +439,6 @@ class LanePool:
             self._count -= len(idle)
         for lane in idle:
             lane.close()
-
-    def cpu_seconds(self) -> float:
-        """CPU the lanes' own processes used so far (their starts and forks)."""
-        with self._lock:
-            lanes = list(_LIVE_LANES)
-        return sum(lane.cpu_seconds() for lane in lanes if lane.launcher is self.launcher)
 
     def probe(self) -> str | None:
         """Start a probe bot in a lane and see that its walls stand; None when they do."""
