@@ -154,9 +154,14 @@ def _prepare_launcher(**_: object) -> None:
     if settings.ARENA_PIN_MATCH_CPU:
         pin_to_one_cpu(getattr(current_process(), "index", None))
     try:
-        worker_launcher()
+        launcher = worker_launcher()
     except InfrastructureFault as exc:
         logging.getLogger(__name__).error("%s", exc)
+        return
+    # Zygote lanes for a two-seat set, started here rather than in the first match.
+    warm = getattr(launcher, "warm_lanes", None)
+    if warm is not None:
+        warm(2)
 
 
 @worker_ready.connect

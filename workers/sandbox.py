@@ -375,6 +375,13 @@ class BubblewrapLauncher:
 
     # ----- what zygote lanes need (workers/zygote_lanes.py) ---------------------
 
+    def warm_lanes(self, count: int = 2) -> None:
+        """Start `count` zygote lanes now (where they are on): once per worker process,
+        so that its first set starts as fast as the others."""
+        if self._use_lanes:
+            with contextlib.suppress(LaneError, OSError):
+                self.lanes.warm(count)
+
     @property
     def lanes(self) -> LanePool:
         if self._lanes is None:

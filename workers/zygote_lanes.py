@@ -433,6 +433,16 @@ class LanePool:
         with self._lock:
             self._count = max(0, self._count - 1)
 
+    def warm(self, count: int) -> None:
+        """Start lanes until `count` wait idle (a worker's first set then pays none)."""
+        started = []
+        try:
+            while len(started) + len(self._idle) < min(count, self.limit):
+                started.append(self._take())
+        finally:
+            for lane in started:
+                self.give_back(lane, clean=True)
+
     def close(self) -> None:
         with self._lock:
             idle, self._idle = self._idle, []
@@ -477,6 +487,27 @@ _LIVE_LANES: weakref.WeakSet[Lane] = weakref.WeakSet()
 
 def lane_pids_of_uid(uid: int) -> set[int]:
     return {pid for lane in list(_LIVE_LANES) if lane.uid == uid for pid in lane.own_pids}
+
+
+def lanes_cpu_seconds() -> float:
+    """CPU time used so far by every live zygote lane's group on this host: the zygotes
+    and the bots they ran. Benchmarks add it to their processes' own, since a lane's bot
+    is no child of theirs. The empty groups a dead worker's lanes left behind are not
+    counted: the next lane on that uid makes its group anew, from zero."""
+    from workers.cgroups import CgroupManager
+
+    manager = CgroupManager()
+    base = manager.bases.get("cpuacct") or manager.bases.get("unified")
+    if base is None or not os.path.isdir(base):
+        return 0.0
+    total = 0.0
+    for name in os.listdir(base):
+        if name.startswith("lane-"):
+            controller = "cpuacct" if manager.version == 1 else "unified"
+            group = BotCgroup(manager.version, {controller: f"{base}/{name}"})
+            if group.pids():
+                total += group.cpu_seconds() or 0.0
+    return total
 
 
 def _descendants(pid: int, depth: int) -> set[int]:

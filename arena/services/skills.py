@@ -108,13 +108,21 @@ _NEW_RESULTS_SQL = (
 )
 
 
-def request_refit_if_due(game: str, recorded: int = 1) -> bool:
+# From 2N results on (a trigger missed, or refits slower than results), this process asks
+# again at most this often per game: not after every set, which filled the refit queue
+# with duplicates whenever no refit worker kept up (one publish to the broker a set).
+REASK_SECONDS = 30.0
+_asked_at: dict[str, float] = {}
+
+
+def request_refit_if_due(game: str, recorded: int = 1, now: float | None = None) -> bool:
     """Enqueue a refit when the game has N (or 2N and more) rated results since its last fit.
 
     Called after each recorded match, or once after a set's `recorded` results: one
     bounded count, one round trip (a prepared statement on PostgreSQL). Triggering when
-    these results reach N keeps duplicates rare; from 2N on it asks every time, in case a
-    trigger was missed.
+    these results reach N keeps duplicates rare; from 2N on it asks again, in case a
+    trigger was missed, at most every REASK_SECONDS per game and process (`now`: a
+    monotonic clock reading, for tests).
     """
     every = refit_every()
     if every <= 0:
@@ -125,6 +133,10 @@ def request_refit_if_due(game: str, recorded: int = 1) -> bool:
     reached = count - max(1, recorded) < every <= count
     if not reached and count < 2 * every:
         return False
+    now = time.monotonic() if now is None else now
+    if not reached and now - _asked_at.get(game, -REASK_SECONDS) < REASK_SECONDS:
+        return False
+    _asked_at[game] = now
     enqueue = _enqueue_refit()
     transaction.on_commit(lambda: enqueue(game, False), robust=True)
     return True

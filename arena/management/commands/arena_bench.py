@@ -51,6 +51,7 @@ from arena.bench.cpu import (
     own_cpu,
     process_cpu,
 )
+from arena.bench.referee_pool import pool_init, pool_play, pool_play_set, pool_warm
 from arena.models import Bot, Match, MatchSeat
 
 REFERENCE = Path(__file__).resolve().parents[3] / "bots" / "reference"
@@ -67,80 +68,6 @@ def default_bots(game: str) -> list[str]:
 def seating(index: int, names: list[str], players: int) -> list[str]:
     """Match `index`'s seats: the bots in turn, rotated so each sits in each seat."""
     return [names[(index + seat) % len(names)] for seat in range(players)]
-
-
-# ----- the referee alone, in a pool of processes -----------------------------------------------
-
-_pool_launcher: Any = None
-
-
-def _pool_init(isolation: str, slots: Any) -> None:
-    global _pool_launcher
-    from workers.affinity import pin_to_one_cpu
-    from workers.launchers import get_launcher
-
-    # Pinned like a worker's pool process (workers/celery.py), so both sides compare alike.
-    if settings.ARENA_PIN_MATCH_CPU:
-        with slots.get_lock():
-            slot = slots.value
-            slots.value += 1
-        pin_to_one_cpu(slot)
-
-    # One launcher per process, checked before the clock starts, as in a worker.
-    _pool_launcher = get_launcher(isolation)
-    _pool_launcher.check()
-
-
-def _pool_warm(_: int) -> int:
-    return os.getpid()
-
-
-def _pool_play(
-    job: tuple[str, int, list[str], dict[str, Any], dict[str, Any]],
-) -> tuple[int, float]:
-    from workers.limits import Limits
-    from workers.players import ProcessPlayer
-    from workers.referee import play_match
-
-    game, seed, paths, options, limits_dict = job
-    limits = Limits.from_dict(limits_dict)
-    players = []
-    try:
-        for path in paths:
-            players.append(ProcessPlayer(_pool_launcher.launch(Path(path), limits), limits))
-        outcome = play_match(game, seed, players, options, limits.match_seconds)
-    finally:
-        for player in players:
-            with contextlib.suppress(Exception):
-                player.close()
-    return outcome.decisions, outcome.seconds
-
-
-def _pool_play_set(
-    job: tuple[str, list[tuple[int, list[str]]], dict[str, Any], dict[str, Any]],
-) -> tuple[int, float]:
-    """A set of matches: one bot process per bot file for the whole set."""
-    from workers.limits import Limits
-    from workers.players import BotProcess
-    from workers.referee import SetMatch, play_set
-
-    game, matches, options, limits_dict = job
-    limits = Limits.from_dict(limits_dict)
-    files = sorted({path for _, paths in matches for path in paths})
-    specs = [
-        SetMatch(key=index, seed=seed, seats=[files.index(p) for p in paths], options=options)
-        for index, (seed, paths) in enumerate(matches)
-    ]
-    bots: list[BotProcess] = []
-    try:
-        for path in files:
-            bots.append(BotProcess(_pool_launcher.launch(Path(path), limits), limits, len(specs)))
-        outcomes = play_set(game, specs, bots, limits.match_seconds)
-    finally:
-        for bot in bots:
-            with contextlib.suppress(Exception):
-                bot.close()
-    return sum(o.decisions for o in outcomes), sum(o.seconds for o in outcomes) / len(outcomes)
 
 
 def _chunks(items: list[Any], size: int) -> list[list[Any]]:
@@ -292,27 +219,32 @@ class Command(BaseCommand):
     ) -> dict[str, Any]:
         paths = {name: str(REFERENCE / name) for job in jobs for name in job[2]}
         work: list[Any] = [(g, seed, [paths[n] for n in seats], {}, {}) for g, seed, seats in jobs]
-        play = _pool_play
+        play = pool_play
         if set_size > 1:
-            play = _pool_play_set  # type: ignore[assignment]
+            play = pool_play_set  # type: ignore[assignment]
             work = [
                 (chunk[0][0], [(seed, paths_) for _, seed, paths_, _, _ in chunk], {}, {})
                 for chunk in _chunks(work, set_size)
             ]
+        from workers.zygote_lanes import lanes_cpu_seconds
+
         # Forked children must not share (and later close) this process's DB connections.
         connections.close_all()
         context = multiprocessing.get_context("fork")
         cpu_before = own_cpu()
         with context.Pool(
-            concurrency, initializer=_pool_init, initargs=(isolation, context.Value("i", 0))
+            concurrency, initializer=pool_init, initargs=(isolation, context.Value("i", 0))
         ) as pool:
-            pool.map(_pool_warm, range(concurrency))
+            pool.map(pool_warm, range(concurrency))
             pids = [process.pid for process in pool._pool]  # type: ignore[attr-defined]
+            # Zygote lanes' bots are no process's children: their groups are read instead.
             pool_cpu = sum(process_cpu(pid, reaped_children=True) for pid in pids)
+            pool_cpu += lanes_cpu_seconds()
             started = time.perf_counter()
             played = pool.map(play, work, chunksize=1)
             seconds = time.perf_counter() - started
             pool_cpu = sum(process_cpu(pid, reaped_children=True) for pid in pids) - pool_cpu
+            pool_cpu += lanes_cpu_seconds()
             pool.close()
             pool.join()
         figures = _figures(len(jobs), seconds, sum(d for d, _ in played))
@@ -337,6 +269,7 @@ class Command(BaseCommand):
         from workers.celery import app
         from workers.routing import TOURNAMENT, queue_name
         from workers.tasks import run_match
+        from workers.zygote_lanes import lanes_cpu_seconds
 
         queue = queue_name(TOURNAMENT) if external else f"arena-bench-{uuid.uuid4().hex[:8]}"
         bots = self.bench_bots(jobs[0][0], {name for job in jobs for name in job[2]})
@@ -344,6 +277,7 @@ class Command(BaseCommand):
         cpu_before = own_cpu()
         worker, log = (None, None) if external else self.start_worker(queue, concurrency, isolation)
         worker_cpu = celery_worker_cpu(worker.pid) if worker is not None else (0.0, 0.0)
+        lanes_cpu = lanes_cpu_seconds()
         database_cpu = database_cpu_by_backend()
         try:
             with app.producer_or_acquire() as producer:
@@ -364,6 +298,7 @@ class Command(BaseCommand):
             seconds = ((last or timezone.now()) - started).total_seconds()
             if worker is not None:
                 main, pool = celery_worker_cpu(worker.pid)
+                pool += lanes_cpu_seconds() - lanes_cpu  # the pool's bots in zygote lanes
                 worker_cpu = (main - worker_cpu[0], pool - worker_cpu[1])
             database_cpu = database_cpu_since(database_cpu)
         finally:

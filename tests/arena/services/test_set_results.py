@@ -154,3 +154,34 @@ def test_a_bots_first_match_creates_its_rating_row_and_the_set_records(owner):
     done = record_results(_items(matches, RESULTS[:3]))
     assert [d.recorded for d in done] == [True] * 3
     assert Rating.objects.get(bot=a, game="duel").games == 3
+
+
+def test_a_sets_records_are_stored_as_recording_one_by_one_stores_them(owner):
+    """Records and results go as one JSON array per set (not a text[] psycopg quotes
+    element by element): awkward text and every JSON type arrive intact, in order."""
+    a, b = _pair(owner, "set")
+    twin_a, twin_b = _pair(owner, "one")
+    awkward = [
+        {"actions": [["say", 'quote " backslash \\ brace } comma , nul-free ünïcödé 🌒']]},
+        {"actions": [[1, 2.5, True, None, {"k": []}]], "seed": 2**40, "note": '{"a": 1}'},
+        {"actions": [], "empty": "", "list": [[], {}, [[]]]},
+    ]
+    together = [make_match([a, b]) for _ in awkward]
+    alone = [make_match([twin_a, twin_b]) for _ in awkward]
+    items = []
+    for record, results in zip(awkward, RESULTS, strict=False):
+        played = outcome(*results)
+        played.record.clear()
+        played.record.update(record)
+        items.append(played)
+    assert all(
+        d.recorded
+        for d in record_results([(m.pk, None, o) for m, o in zip(together, items, strict=True)])
+    )
+    for match, played in zip(alone, items, strict=True):
+        assert record_result(match.pk, None, played).recorded
+    stored = [Match.objects.get(pk=m.pk).record for m in together]
+    assert stored == [Match.objects.get(pk=m.pk).record for m in alone]
+    assert [
+        {k: v for k, v in r.items() if k in awkward[i]} for i, r in enumerate(stored)
+    ] == awkward

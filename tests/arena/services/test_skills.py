@@ -199,3 +199,21 @@ def test_a_sets_results_ask_for_a_refit_when_they_reach_n(owner, settings, refit
     play([a, b], [1, 2])
     assert not run_on_commit(skills.request_refit_if_due, "duel", 1)
     assert refits == [("duel", False)]
+
+
+def test_past_2n_a_process_asks_again_at_most_every_reask_seconds(
+    owner, settings, refits, run_on_commit
+):
+    """With no refit worker keeping up, every set used to publish another refit."""
+    settings.ARENA_SKILL_REFIT_EVERY = 2
+    skills._asked_at.clear()
+    a, b = make_bot(owner, "a"), make_bot(owner, "b")
+    for _ in range(5):
+        play([a, b], [1, 2])
+    start = 1000.0
+    asked = [
+        run_on_commit(skills.request_refit_if_due, "duel", 1, start + offset)
+        for offset in (0.0, 1.0, skills.REASK_SECONDS - 1, skills.REASK_SECONDS + 0.5)
+    ]
+    assert asked == [True, False, False, True]
+    assert refits == [("duel", False), ("duel", False)]

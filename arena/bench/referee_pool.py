@@ -1,0 +1,87 @@
+"""The referee alone, in a pool of processes: the side of `manage.py arena_bench` that
+plays matches with no broker and no database, as a worker's pool process would.
+
+Each process pins itself to one CPU, checks its launcher and starts its zygote lanes
+before the clock starts, as a Celery pool process does (workers/celery.py).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+
+_launcher: Any = None
+
+
+def pool_init(isolation: str, slots: Any) -> None:
+    global _launcher
+    from workers.affinity import pin_to_one_cpu
+    from workers.launchers import get_launcher
+
+    # Pinned like a worker's pool process (workers/celery.py), so both sides compare alike.
+    if settings.ARENA_PIN_MATCH_CPU:
+        with slots.get_lock():
+            slot = slots.value
+            slots.value += 1
+        pin_to_one_cpu(slot)
+
+    # One launcher per process, checked before the clock starts, as in a worker.
+    _launcher = get_launcher(isolation)
+    _launcher.check()
+    getattr(_launcher, "warm_lanes", lambda count: None)(2)  # as a worker does
+
+
+def pool_warm(_: int) -> int:
+    return os.getpid()
+
+
+def pool_play(
+    job: tuple[str, int, list[str], dict[str, Any], dict[str, Any]],
+) -> tuple[int, float]:
+    from workers.limits import Limits
+    from workers.players import ProcessPlayer
+    from workers.referee import play_match
+
+    game, seed, paths, options, limits_dict = job
+    limits = Limits.from_dict(limits_dict)
+    players = []
+    try:
+        for path in paths:
+            players.append(ProcessPlayer(_launcher.launch(Path(path), limits), limits))
+        outcome = play_match(game, seed, players, options, limits.match_seconds)
+    finally:
+        for player in players:
+            with contextlib.suppress(Exception):
+                player.close()
+    return outcome.decisions, outcome.seconds
+
+
+def pool_play_set(
+    job: tuple[str, list[tuple[int, list[str]]], dict[str, Any], dict[str, Any]],
+) -> tuple[int, float]:
+    """A set of matches: one bot process per bot file for the whole set."""
+    from workers.limits import Limits
+    from workers.players import BotProcess
+    from workers.referee import SetMatch, play_set
+
+    game, matches, options, limits_dict = job
+    limits = Limits.from_dict(limits_dict)
+    files = sorted({path for _, paths in matches for path in paths})
+    specs = [
+        SetMatch(key=index, seed=seed, seats=[files.index(p) for p in paths], options=options)
+        for index, (seed, paths) in enumerate(matches)
+    ]
+    bots: list[BotProcess] = []
+    try:
+        for path in files:
+            bots.append(BotProcess(_launcher.launch(Path(path), limits), limits, len(specs)))
+        outcomes = play_set(game, specs, bots, limits.match_seconds)
+    finally:
+        for bot in bots:
+            with contextlib.suppress(Exception):
+                bot.close()
+    return sum(o.decisions for o in outcomes), sum(o.seconds for o in outcomes) / len(outcomes)
