@@ -3,19 +3,22 @@
 A lane is one long-lived bubblewrap sandbox on a leased uid, in a cgroup of its own,
 running the zygote: an interpreter with the runner and codec loaded, allowed to make
 namespaces inside its own user namespace (CAP_SYS_ADMIN there, nowhere else). Each bot
-start is a request on the lane's socket: the zygote forks a keeper, the worker moves
-the keeper into the bot's fresh cgroup (its host pid comes with the kernel's
-credentials on the control socket), and the keeper builds the bot's own mount, PID,
-network, IPC and cgroup namespaces, a fresh /tmp, and forks the bot, which drops every
-capability and installs the seccomp filter before the runner starts. The bot's view is
-the sandbox's usual one; what it costs is two forks instead of an interpreter start.
+start is a request on the lane's socket: the zygote forks a keeper (its host pid comes
+to the worker with the kernel's credentials on the bot's control socket), the keeper
+builds the bot's own mount, PID, network, IPC and cgroup namespaces, a fresh /tmp and
+/dev/shm and a read-only copy of the bot's file, and forks the bot's PID 1, which forks
+the bot; the bot drops every capability and installs the seccomp filter before the
+runner starts. The bot's view is the sandbox's usual one; what it costs is three forks
+of a clean interpreter instead of a new interpreter, a launch chain and bwrap.
 
-One lane plays one bot at a time (a set's bots take one lane each): a lane goes back to
-the launcher's idle list only once its bot's cgroup is empty and removed, so nothing of
-one set can meet the next. A lane whose zygote died, or whose bot could not be cleaned
-up, is closed: every process of its uid killed, the lease freed. Lanes need root and
-cgroups (to move the keeper, and to kill a bot's whole tree); elsewhere the launcher
-starts a bwrap per bot as before.
+One lane plays one bot at a time (a set's bots take one lane each), inside the lane's
+own cgroup, bounded for that bot: a bot's tree is everything in the group but the
+lane's three processes, and the lane goes back to the launcher's idle list only once
+all of that is gone, so nothing of one set can meet the next. (A cgroup per bot would
+mean a cgroup v1 migration per start: ~2-3 ms of waiting per hierarchy.) A lane whose
+zygote died, or whose bot could not be cleaned up, is closed: every process of its uid
+killed, the lease freed. Lanes need root and cgroups; elsewhere the launcher starts a
+bwrap per bot as before.
 """
 
 from __future__ import annotations
