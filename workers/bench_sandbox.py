@@ -292,6 +292,9 @@ def run(
     launcher.check()
     game = game or default_game()
     report: dict[str, Any] = {"sandbox": launcher.describe()}
+    seats = max(2, engine.get_game(game).min_players)
+    # A worker starts its lanes once, before its first set (workers/celery.py).
+    report["lanes_start_ms"] = warm_lanes(launcher, seats)
     report.update(bench_startup(launcher, runs))
     report.update(bench_forked_start(launcher, runs))
     report.update(bench_round_trip(launcher, moves))
@@ -301,7 +304,6 @@ def run(
         set_bots = {"heuristic": HEURISTIC_BOT, "random": RANDOM_BOT}
     report["set_game"] = game
     report["set_bots"] = {name: path.name for name, path in set_bots.items()}
-    report["lanes_start_ms"] = warm_lanes(launcher, max(2, engine.get_game(game).min_players))
     report["sets"] = bench_sets(launcher, game, list(set_sizes), sets, set_bots)
     report["load_average"] = [round(x, 2) for x in os.getloadavg()]
     report["goals"] = {

@@ -62,6 +62,9 @@ HANDSHAKE_SECONDS = 5.0
 MAX_FILE_BYTES = 64 << 20
 # The zygote's own cage (it never runs bot code): enough for an interpreter and orjson.
 LANE_MEMORY_BYTES = 256 << 20
+# While a bot runs, the lane's group is bounded to the bot's own budget (memory and /tmp,
+# as a bwrap'd bot's group) plus what the lane's three processes hold (~15 MB resident).
+LANE_RESIDENT_BYTES = 32 << 20
 LANE_PIDS = 64
 CREDENTIALS = struct.Struct("iII")
 
@@ -161,7 +164,7 @@ class Lane:
         # hierarchy, where setting two limits is two writes.
         cgroup.set_limits(
             limits.max_processes + LANE_PROCESSES,
-            ((limits.memory_mb + limits.tmp_mb) << 20) + LANE_MEMORY_BYTES,
+            ((limits.memory_mb + limits.tmp_mb) << 20) + LANE_RESIDENT_BYTES,
         )
         baseline = (cgroup.cpu_seconds() or 0.0, cgroup.oom_kills())
         local: list[Any] = []
