@@ -243,6 +243,7 @@ class BotProcess:
         if not self._requests:
             return  # nothing was asked: a stray line (counted against the output limits)
         index = 0
+        forged = False
         if isinstance(message, dict):
             key = message.get("match", LONE)
             if self._requests[0].match != key:
@@ -252,7 +253,12 @@ class BotProcess:
                     f"answered for match {str(key)[:40]}, which it was not asked about"
                 )
                 index = 0
+                forged = True
         request = self._requests.pop(index)
+        if forged:
+            # The runner's own answer to this request may still follow the forged line:
+            # dropped as late, never taken for the next request (another match's).
+            self._abandoned.add(request.match)
         started = self._clock
         self._clock = now
         answer: Any

@@ -160,3 +160,49 @@ def test_replies_that_only_the_json_package_reads_are_still_read(monkeypatch, fa
     assert protocol.decode_line(b'{"action": %d}' % (1 << 70)) == {"action": 1 << 70}
     with pytest.raises(ValueError):
         protocol.decode_line(b'{"action": ')
+
+
+def test_a_forged_match_id_forfeits_one_request_and_the_runners_own_answer_is_dropped():
+    """A bot writes, for its second request, an answer naming its first match (already
+    answered), then the runner's own answer for the second follows: the second request
+    is forfeited, and that late answer is never taken for the third request."""
+    import subprocess
+    import sys
+    import time
+
+    from workers.players import BotProcess
+
+    script = (
+        "import sys\n"
+        "for _ in range(3): sys.stdin.readline()\n"
+        "out = sys.stdout\n"
+        'out.write(\'{"match": 1, "action": "a"}\\n\')\n'
+        'out.write(\'{"match": 1, "action": "forged"}\\n\')\n'
+        'out.write(\'{"match": 2, "action": "b"}\\n\')\n'
+        'out.write(\'{"match": 3, "action": "c"}\\n\')\n'
+        "out.flush()\n"
+        "sys.stdin.read()\n"
+    )
+    process = subprocess.Popen(
+        [sys.executable, "-c", script],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    bot = BotProcess(process, Limits(), matches=3)
+    try:
+        for match in (1, 2, 3):
+            bot.post(match, {"type": "act", "observation": {}, "legal_actions": ["a"]})
+        bot.flush()
+        answers: dict[int, object] = {}
+        deadline = time.monotonic() + 10
+        while len(answers) < 3 and time.monotonic() < deadline:
+            assert bot.stdout_fd is not None
+            bot.on_readable(bot.stdout_fd)
+            answers.update(bot.take_answers())
+            time.sleep(0.01)
+    finally:
+        bot.close()
+    assert answers[1] == "a"
+    assert "answered for match 1, which it was not asked about" in str(answers[2])
+    assert answers[3] == "c"  # not forfeited by the runner's late answer for match 2
