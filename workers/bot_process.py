@@ -192,9 +192,13 @@ class BotProcess:
 
     def _on_line(self, line: bytes | bytearray, now: float) -> None:
         if self._code_key is not None:
-            # Only the first line, written before any of the bot's own code ran.
+            # Only the first line, written before any of the bot's own code ran. A code
+            # line is the runner's, never an answer: it is taken out whether or not the
+            # cache keeps it (a full cache once made every new bot's code line an answer
+            # to its first request, a forfeit).
             key, self._code_key = self._code_key, None
-            if code_cache.store(key, line):
+            if code_cache.is_code_line(line):
+                code_cache.store(key, line)
                 return
         try:
             message = decode_line(line)

@@ -69,12 +69,21 @@ def cached_path(key: str) -> str | None:
     return path if os.path.isfile(path) else None
 
 
+CODE_PREFIX, CODE_SUFFIX = b'{"code":"', b'"}'
+
+
+def is_code_line(line: bytes | bytearray) -> bool:
+    """Whether a runner's first line is its compiled code (`{"code": "<hex>"}`)."""
+    return line.startswith(CODE_PREFIX) and line.endswith(CODE_SUFFIX)
+
+
 def store(key: str, line: bytes | bytearray) -> bool:
     """Keep the runner's first line `{"code": "<hex>"}` for `key`; False if it is not one
-    (or too big, or the cache is full). The bytes are stored, never loaded here."""
+    (or too big, or the cache cannot be written). A full cache first drops its oldest
+    quarter. The bytes are stored, never loaded here."""
     folder = cache_dir()
-    prefix, suffix = b'{"code":"', b'"}'
-    if folder is None or not (line.startswith(prefix) and line.endswith(suffix)):
+    prefix, suffix = CODE_PREFIX, CODE_SUFFIX
+    if folder is None or not is_code_line(line):
         return False
     text = bytes(line[len(prefix) : -len(suffix)])
     if len(text) > 2 * MAX_CODE_BYTES:
@@ -85,7 +94,7 @@ def store(key: str, line: bytes | bytearray) -> bool:
         return False
     try:
         if len(os.listdir(folder)) >= MAX_FILES:
-            return False
+            _evict_oldest(folder, MAX_FILES // 4)
         handle, staging = tempfile.mkstemp(dir=folder, suffix=".tmp")
         try:
             with os.fdopen(handle, "wb") as out:
@@ -98,3 +107,16 @@ def store(key: str, line: bytes | bytearray) -> bool:
     except OSError:
         return False
     return True
+
+
+def _evict_oldest(folder: str, count: int) -> None:
+    """Remove the `count` least recently written entries (a bot not played for longest
+    compiles again at its next start)."""
+    entries = []
+    with os.scandir(folder) as listing:
+        for entry in listing:
+            with contextlib.suppress(OSError):
+                entries.append((entry.stat(follow_symlinks=False).st_mtime_ns, entry.path))
+    for _, path in sorted(entries)[:count]:
+        with contextlib.suppress(OSError):
+            os.unlink(path)

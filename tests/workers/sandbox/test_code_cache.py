@@ -105,3 +105,60 @@ def test_store_takes_only_a_code_line_within_bounds(tmp_path):
     with open(stored, "rb") as handle:
         assert handle.read() == b"\x00\xff"
     os.unlink(stored)
+
+
+def test_a_full_cache_drops_its_oldest_quarter_and_keeps_the_new_code(tmp_path, monkeypatch):
+    folder = tmp_path / "cache"
+    folder.mkdir(mode=0o700)
+    monkeypatch.setattr(code_cache, "cache_dir", lambda: str(folder))
+    monkeypatch.setattr(code_cache, "MAX_FILES", 8)
+    for number in range(8):
+        entry = folder / f"old{number}.marshal"
+        entry.write_bytes(b"\x00")
+        os.utime(entry, ns=(number * 10**9, number * 10**9))
+    assert code_cache.store("new", b'{"code":"00ff"}')
+    left = sorted(p.name for p in folder.iterdir())
+    assert left == sorted([f"old{n}.marshal" for n in range(2, 8)] + ["new.marshal"])
+
+
+def test_a_code_line_the_cache_cannot_keep_is_never_taken_for_an_answer(monkeypatch):
+    """The runner's first line is its code; with the cache full or unwritable it must
+    still be taken out, or it answers the bot's first request (a forfeit)."""
+    import subprocess
+    import sys
+    import time
+
+    from workers.limits import Limits
+    from workers.players import BotProcess
+
+    monkeypatch.setattr(code_cache, "store", lambda key, line: False)
+    script = (
+        "import sys\n"
+        'sys.stdout.write(\'{"code":"00ff"}\\n\')\n'
+        "sys.stdout.flush()\n"
+        "sys.stdin.readline()\n"
+        'sys.stdout.write(\'{"match": 1, "action": "a"}\\n\')\n'
+        "sys.stdout.flush()\n"
+        "sys.stdin.read()\n"
+    )
+    process = subprocess.Popen(
+        [sys.executable, "-c", script],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    process.code_key = "some-key"  # type: ignore[attr-defined]
+    bot = BotProcess(process, Limits(), matches=1)
+    try:
+        bot.post(1, {"type": "act", "observation": {}, "legal_actions": ["a"]})
+        bot.flush()
+        answers: dict[object, object] = {}
+        deadline = time.monotonic() + 10
+        while not answers and time.monotonic() < deadline:
+            assert bot.stdout_fd is not None
+            bot.on_readable(bot.stdout_fd)
+            answers.update(bot.take_answers())
+            time.sleep(0.01)
+    finally:
+        bot.close()
+    assert answers == {1: "a"}
