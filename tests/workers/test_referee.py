@@ -11,6 +11,7 @@ import pytest
 import engine
 from bots.reference import builtin_path
 from bots.sdk.runner import load_bot
+from tests.workers.scripted_bot import answers_to
 from workers.launchers import TrustedProcessLauncher
 from workers.limits import Limits, LimitsError
 from workers.players import InProcessPlayer, ProcessPlayer
@@ -166,12 +167,6 @@ def test_a_forged_match_id_forfeits_one_request_and_the_runners_own_answer_is_dr
     """A bot writes, for its second request, an answer naming its first match (already
     answered), then the runner's own answer for the second follows: the second request
     is forfeited, and that late answer is never taken for the third request."""
-    import subprocess
-    import sys
-    import time
-
-    from workers.players import BotProcess
-
     script = (
         "import sys\n"
         "for _ in range(3): sys.stdin.readline()\n"
@@ -183,26 +178,7 @@ def test_a_forged_match_id_forfeits_one_request_and_the_runners_own_answer_is_dr
         "out.flush()\n"
         "sys.stdin.read()\n"
     )
-    process = subprocess.Popen(
-        [sys.executable, "-c", script],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
-    bot = BotProcess(process, Limits(), matches=3)
-    try:
-        for match in (1, 2, 3):
-            bot.post(match, {"type": "act", "observation": {}, "legal_actions": ["a"]})
-        bot.flush()
-        answers: dict[int, object] = {}
-        deadline = time.monotonic() + 10
-        while len(answers) < 3 and time.monotonic() < deadline:
-            assert bot.stdout_fd is not None
-            bot.on_readable(bot.stdout_fd)
-            answers.update(bot.take_answers())
-            time.sleep(0.01)
-    finally:
-        bot.close()
+    answers = answers_to(script, [1, 2, 3])
     assert answers[1] == "a"
     assert "answered for match 1, which it was not asked about" in str(answers[2])
     assert answers[3] == "c"  # not forfeited by the runner's late answer for match 2

@@ -124,12 +124,7 @@ def test_a_full_cache_drops_its_oldest_quarter_and_keeps_the_new_code(tmp_path, 
 def test_a_code_line_the_cache_cannot_keep_is_never_taken_for_an_answer(monkeypatch):
     """The runner's first line is its code; with the cache full or unwritable it must
     still be taken out, or it answers the bot's first request (a forfeit)."""
-    import subprocess
-    import sys
-    import time
-
-    from workers.limits import Limits
-    from workers.players import BotProcess
+    from tests.workers.scripted_bot import answers_to
 
     monkeypatch.setattr(code_cache, "store", lambda key, line: False)
     script = (
@@ -141,24 +136,4 @@ def test_a_code_line_the_cache_cannot_keep_is_never_taken_for_an_answer(monkeypa
         "sys.stdout.flush()\n"
         "sys.stdin.read()\n"
     )
-    process = subprocess.Popen(
-        [sys.executable, "-c", script],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
-    process.code_key = "some-key"  # type: ignore[attr-defined]
-    bot = BotProcess(process, Limits(), matches=1)
-    try:
-        bot.post(1, {"type": "act", "observation": {}, "legal_actions": ["a"]})
-        bot.flush()
-        answers: dict[object, object] = {}
-        deadline = time.monotonic() + 10
-        while not answers and time.monotonic() < deadline:
-            assert bot.stdout_fd is not None
-            bot.on_readable(bot.stdout_fd)
-            answers.update(bot.take_answers())
-            time.sleep(0.01)
-    finally:
-        bot.close()
-    assert answers == {1: "a"}
+    assert answers_to(script, [1], code_key="some-key") == {1: "a"}
