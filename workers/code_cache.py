@@ -12,7 +12,9 @@ Nothing the bot's own code writes can land in the cache: only the first line of 
 that asked for it is taken.
 
 The folder is private to the worker's uid (0700, in memory under /dev/shm where
-writable) and bounded: at most MAX_FILES entries of at most MAX_CODE_BYTES each.
+writable) and bounded: at most MAX_FILES entries of at most MAX_CODE_BYTES each; a full
+cache drops its oldest quarter. The runner's code line is never an answer, kept or not
+(workers/bot_process.py).
 """
 
 from __future__ import annotations
