@@ -469,8 +469,11 @@ class BotProcess:
         killed = False
         if self.process.poll() is None:
             try:
-                # A zygote lane's bot notes its whole tree first (workers/zygote_lanes.py).
-                getattr(self.process, "kill_tree", lambda: os.killpg(self.process.pid, 9))()
+                kill_tree = getattr(self.process, "kill_tree", None)
+                if kill_tree is not None:
+                    kill_tree()  # a zygote lane's bot notes its tree first (zygote_lanes.py)
+                else:
+                    os.killpg(self.process.pid, signal.SIGKILL)
                 killed = True
             except (ProcessLookupError, PermissionError):
                 self.process.kill()

@@ -4,8 +4,9 @@ Where the worker is root with a writable cgroup tree, a bot is forked into its w
 a zygote lane (`workers/zygote_lanes.py`, `workers/zygote.py`): a long-lived sandbox of
 this same view, one uid and cgroup per lane, one bot at a time, in which each bot gets
 the namespaces, `/tmp`, limits and seccomp filter described below as a bwrap'd bot
-does, for three forks of a clean interpreter instead of a new one. Elsewhere, or when a lane cannot
-start a bot, or with ARENA_SANDBOX_ZYGOTE=off, each bot gets a bwrap of its own:
+does, for three forks of a clean interpreter instead of a new one. Elsewhere, when a
+lane cannot start a bot, or with ARENA_SANDBOX_ZYGOTE=off, each bot gets a bwrap of its
+own:
 
 A bot process gets new user, PID, network, IPC, mount and UTS namespaces (no
 network interface but its own loopback), a read-only view of only the Python
