@@ -461,6 +461,11 @@ def serve(
     first = True
     playing: dict[Any, LoadedBot] = {}
     lazy = bot.lazy
+    # What loading made (the runner, the bot's module) lives for the whole set: kept out
+    # of the collector's passes, which would otherwise walk it again and again.
+    import gc
+
+    gc.freeze()
     for line in stdin:
         act = split_act(line) if lazy else None
         if act is not None:

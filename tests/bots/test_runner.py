@@ -49,6 +49,28 @@ def test_function_bot_answers_each_act_and_exits_on_end(tmp_path):
     assert code == 0
 
 
+def test_what_loading_made_is_kept_out_of_the_collectors_passes(tmp_path):
+    """The runner and the bot's module live for the whole set: frozen once loaded, so
+    the collector does not walk them again at every pass (the bot's own garbage is
+    still collected)."""
+    bot = write(
+        tmp_path,
+        "import gc\n"
+        "LOADED = [object() for _ in range(100)]\n"
+        "def act(observation, legal_actions):\n"
+        "    frozen = gc.get_freeze_count()\n"
+        "    cycle = []\n"
+        "    cycle.append(cycle)\n"
+        "    del cycle\n"
+        "    return [frozen, gc.collect()]\n",
+    )
+    replies, code, _ = converse(bot, START, act([0]), {"type": "end"})
+    frozen, collected = replies[0]["action"]
+    assert frozen >= 100  # the bot's module-level objects among them
+    assert collected >= 1  # a cycle made while playing is still collected
+    assert code == 0
+
+
 def test_class_bot_gets_setup_before_acting(tmp_path):
     bot = write(
         tmp_path,
