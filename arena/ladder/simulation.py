@@ -252,28 +252,13 @@ def simulate(
             played(table[shift:] + table[:shift], rng.getrandbits(62))
         elif mode != "random":
             fit = results.fit if use_fit else None
-            entrants = [
-                Entrant(
-                    bot_id=b,
-                    owner_id=b,
-                    version_id=b,
-                    rating=ratings.rating[b],
-                    games=ratings.games[b],
-                    ladder_games=ratings.games[b],
-                    skill=None if fit is None else float(fit.skill[b]),
-                    skill_sd=None if fit is None else float(fit.sd[b]),
-                )
-                for b in range(bots)
-            ]
+            entrants = simulated_entrants(ratings.rating, ratings.games, fit)
             budget = min(tick, max_matches - run.matches)
-            tables = plan_tables(entrants, [size], budget, rng, policy, history)
-            if not tables:
+            games = planned_games(entrants, size, budget, rng, policy, history, duplicate)
+            if not games:
                 break
-            for table in tables:
-                match_seed = rng.getrandbits(62)
-                for seating in duplicate_seatings(table.bots)[: table.matches]:
-                    # Without duplicates (for comparison only), each rotation gets its own seed.
-                    played(seating, match_seed if duplicate else rng.getrandbits(62))
+            for seating, match_seed in games:
+                played(seating, match_seed)
         else:
             seating = rng.sample(range(bots), size)
             played(seating, rng.getrandbits(62))
@@ -281,6 +266,44 @@ def simulate(
     run.reached = stays_from(run.curve, threshold)
     run.fit_reached = stays_from(run.fit_curve, threshold)
     return run
+
+
+def simulated_entrants(
+    rating: Sequence[float] | dict[int, float], games: dict[int, int], fit: SkillFit | None
+) -> list[Entrant]:
+    """The simulated bots as the selection sees them: one owner and one version each."""
+    return [
+        Entrant(
+            bot_id=b,
+            owner_id=b,
+            version_id=b,
+            rating=rating[b],
+            games=games[b],
+            ladder_games=games[b],
+            skill=None if fit is None else float(fit.skill[b]),
+            skill_sd=None if fit is None else float(fit.sd[b]),
+        )
+        for b in range(len(games))
+    ]
+
+
+def planned_games(
+    entrants: Sequence[Entrant],
+    size: int,
+    budget: int,
+    rng: random.Random,
+    policy: Policy,
+    history: History,
+    duplicate: bool = True,
+) -> list[tuple[list[int], int]]:
+    """The selection's next tables as (seating, seed) games, a table's seat rotations sharing
+    one seed (without duplicates, for comparison only, each rotation gets its own)."""
+    games = []
+    for table in plan_tables(entrants, [size], budget, rng, policy, history):
+        match_seed = rng.getrandbits(62)
+        for seating in duplicate_seatings(table.bots)[: table.matches]:
+            games.append((list(seating), match_seed if duplicate else rng.getrandbits(62)))
+    return games
 
 
 def stays_from(curve: Sequence[tuple[int, float]], threshold: float) -> int | None:

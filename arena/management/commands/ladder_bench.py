@@ -32,12 +32,14 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 import engine
+from arena.ladder.arrival import ARRIVAL_MODES, TOLERANCES, median_or_past, simulate_arrival
 from arena.ladder.design import information_shares
 from arena.ladder.selection import ELO_PER_UNIT, Policy
 from arena.ladder.simulation import MODES, load_heuristic, simulate, true_strengths
 from arena.ladder.tables import default_table_sizes
 
 DEFAULT_MODES = ["ladder", "random"]
+ARRIVAL_CHECKS = (12, 20, 40, 60, 100, 200, 300)
 
 
 def _truth(job: dict[str, Any]) -> list[float]:
@@ -57,11 +59,17 @@ def _truth(job: dict[str, Any]) -> list[float]:
     return theta
 
 
-def _run(job: dict[str, Any]) -> dict[str, Any]:
+def _simulated(job: dict[str, Any], how) -> tuple[Any, float]:
+    """Run `how` (simulate or simulate_arrival) on a job; the run and its seconds."""
     heuristic = load_heuristic(Path(job.pop("directory")), job["game_name"])
     policy = Policy(job.pop("newcomer_games"), job.pop("exploration"))
     started = time.perf_counter()
-    run = simulate(heuristic=heuristic, policy=policy, **job)
+    run = how(heuristic=heuristic, policy=policy, **job)
+    return run, round(time.perf_counter() - started, 1)
+
+
+def _run(job: dict[str, Any]) -> dict[str, Any]:
+    run, seconds = _simulated(job, simulate)
     return {
         "game": run.game,
         "size": run.size,
@@ -71,7 +79,27 @@ def _run(job: dict[str, Any]) -> dict[str, Any]:
         "elo_reached": run.reached,
         "fit_reached": run.fit_reached,
         "final_spearman": round(run.final, 4),
-        "seconds": round(time.perf_counter() - started, 1),
+        "seconds": seconds,
+    }
+
+
+def _run_arrival(job: dict[str, Any]) -> dict[str, Any]:
+    run, seconds = _simulated(job, simulate_arrival)
+    return {
+        "game": run.game,
+        "size": run.size,
+        "mode": run.mode,
+        "seed": run.seed,
+        "newcomer": run.newcomer,
+        "matches": run.matches,
+        "newcomer_games": run.newcomer_games,
+        # JSON keys: the tolerance in places, as text.
+        "reached": {str(k): v for k, v in run.reached.items()},
+        "games_when_reached": {str(k): v for k, v in run.games_when_reached.items()},
+        "final_spearman": round(run.curve[-1][3], 4) if run.curve else None,
+        # The newcomer's place error at each check: a smoother figure than "stays within".
+        "errors": {str(matches): error for matches, error, _, _ in run.curve},
+        "seconds": seconds,
     }
 
 
@@ -126,6 +154,18 @@ class Command(BaseCommand):
             help="random tables whose fit is the oracle's truth (default 4000; cached)",
         )
         parser.add_argument(
+            "--arrival",
+            action="store_true",
+            help="instead: one newcomer joins n-1 settled bots; matches until it stands within "
+            "0, 1 and 2 places of its true place (arena/ladder/arrival.py)",
+        )
+        parser.add_argument(
+            "--warm-matches",
+            type=int,
+            default=600,
+            help="with --arrival: random tables among the others before it arrives (default 600)",
+        )
+        parser.add_argument(
             "--model",
             action="store_true",
             help="draw outcomes from the Plackett-Luce model at the true strengths instead of "
@@ -154,34 +194,28 @@ class Command(BaseCommand):
         if newcomer is None:
             newcomer = settings.ARENA_LADDER_NEWCOMER_GAMES
         directory = str(settings.ARENA_REFERENCE_BOTS_DIR)
+        if options["arrival"]:
+            self._arrival(games, options, directory, Policy(newcomer, exploration))
+            return
         modes = [m for m in MODES if m in options["modes"] or m == "random"]
-        jobs = []
-        for name in games:
-            spec = engine.get_game(name)
-            sizes = options["sizes"] or default_table_sizes(
-                name, spec.min_players, spec.max_players
-            )
-            for size in sizes:
-                if not max(2, spec.min_players) <= size <= min(spec.max_players, options["bots"]):
-                    raise CommandError(f"{name} cannot seat {size} players at a ladder table")
-                for seed in range(options["first_seed"], options["first_seed"] + options["seeds"]):
-                    for mode in modes:
-                        jobs.append(
-                            {
-                                "game_name": name,
-                                "bots": options["bots"],
-                                "size": size,
-                                "mode": mode,
-                                "seed": seed,
-                                "max_matches": options["max_matches"],
-                                "every": options["every"],
-                                "threshold": options["threshold"],
-                                "directory": directory,
-                                "newcomer_games": newcomer,
-                                "exploration": exploration,
-                                "duplicate": not options["no_duplicates"],
-                            }
-                        )
+        jobs = [
+            {
+                "game_name": name,
+                "bots": options["bots"],
+                "size": size,
+                "mode": mode,
+                "seed": seed,
+                "max_matches": options["max_matches"],
+                "every": options["every"],
+                "threshold": options["threshold"],
+                "directory": directory,
+                "newcomer_games": newcomer,
+                "exploration": exploration,
+                "duplicate": not options["no_duplicates"],
+            }
+            for name, size, seed in _cases(games, options)
+            for mode in modes
+        ]
         if options["jobs"] < 1 or not 0 <= options["hash_seed"] <= 4294967295:
             raise CommandError("--jobs must be positive and --hash-seed in 0-4294967295")
         started = time.perf_counter()
@@ -197,6 +231,73 @@ class Command(BaseCommand):
         results = _play_all(jobs, options["jobs"], options["hash_seed"], show)
         self._table(results, options, modes)
         self.stdout.write(f"total {time.perf_counter() - started:.0f} s")
+
+    def _arrival(self, games: list[str], options, directory: str, policy: Policy) -> None:
+        if options["warm_matches"] < 1:
+            raise CommandError("--warm-matches must be positive")
+        for name in games:
+            if engine.get_game(name).cooperative:
+                raise CommandError(f"{name} is cooperative: no board to place a newcomer on")
+        jobs = [
+            {
+                "game_name": name,
+                "bots": options["bots"],
+                "size": size,
+                "mode": mode,
+                "seed": seed,
+                "warm_matches": options["warm_matches"],
+                "max_matches": options["max_matches"],
+                "every": options["every"],
+                "directory": directory,
+                "newcomer_games": policy.newcomer_games,
+                "exploration": policy.exploration,
+            }
+            for name, size, seed in _cases(games, options)
+            for mode in ARRIVAL_MODES
+        ]
+        started = time.perf_counter()
+        show = (lambda r: self.stdout.write(json.dumps(r))) if options["json"] else None
+        results = _play_all(jobs, options["jobs"], options["hash_seed"], show, task=_run_arrival)
+        out = self.stdout
+        out.write(
+            f"a newcomer joins {options['bots'] - 1} bots settled by {options['warm_matches']} "
+            f"random tables; matches after its arrival (all tables, checked every "
+            f"{options['every']}) until its place on the fit's board stays within k of its "
+            f"true place, to the end of {options['max_matches']} (median over "
+            f"{options['seeds']} seed(s); its own games in brackets)"
+        )
+        out.write(f"{'game':<16}{'size':>5}  {'k':>2} {'ladder':>14}{'random':>14}{'ratio':>7}")
+        never = options["max_matches"]
+        for game, size in sorted({(r["game"], r["size"]) for r in results}):
+            row = [r for r in results if r["game"] == game and r["size"] == size]
+            for k in TOLERANCES:
+                cells = {}
+                for mode in ARRIVAL_MODES:
+                    mine = [r for r in row if r["mode"] == mode]
+                    cells[mode] = (
+                        median_or_past([r["reached"][str(k)] for r in mine], never),
+                        _median_of_known([r["games_when_reached"][str(k)] for r in mine]),
+                    )
+                (ladder, ladder_games), (random_, random_games) = cells["ladder"], cells["random"]
+                ratio = f"{ladder / random_:.2f}" if ladder and random_ else "-"
+                show_cell = lambda v, g: "-" if v is None or g is None else f"{v:.0f} ({g:.0f})"  # noqa: E731
+                out.write(
+                    f"{game:<16}{size:>5}  {k:>2} {show_cell(ladder, ladder_games):>14}"
+                    f"{show_cell(random_, random_games):>14}{ratio:>7}"
+                )
+        checks = [m for m in ARRIVAL_CHECKS if m <= never and m % options["every"] == 0]
+        out.write(
+            "the newcomer's mean distance from its true place (places) after this many matches: "
+            + ", ".join(str(m) for m in checks)
+        )
+        for game, size in sorted({(r["game"], r["size"]) for r in results}):
+            for mode in ARRIVAL_MODES:
+                mine = [
+                    r for r in results if (r["game"], r["size"], r["mode"]) == (game, size, mode)
+                ]
+                means = [statistics.mean(r["errors"][str(m)] for r in mine) for m in checks]
+                out.write(f"{game:<16}{size:>5}  {mode:<8}" + "".join(f"{v:>7.2f}" for v in means))
+        out.write(f"total {time.perf_counter() - started:.0f} s")
 
     def _truths(self, jobs, options, directory: str) -> dict[tuple[str, int], list[float]]:
         cases = sorted({(job["game_name"], job["size"]) for job in jobs})
@@ -262,6 +363,20 @@ class Command(BaseCommand):
                 )
 
 
+def _cases(games: list[str], options) -> list[tuple[str, int, int]]:
+    """(game, table size, seed) of every run asked for, sizes checked against each game."""
+    cases = []
+    for name in games:
+        spec = engine.get_game(name)
+        sizes = options["sizes"] or default_table_sizes(name, spec.min_players, spec.max_players)
+        for size in sizes:
+            if not max(2, spec.min_players) <= size <= min(spec.max_players, options["bots"]):
+                raise CommandError(f"{name} cannot seat {size} players at a ladder table")
+            first = options["first_seed"]
+            cases += [(name, size, seed) for seed in range(first, first + options["seeds"])]
+    return cases
+
+
 def _play_all(
     jobs: list[dict[str, Any]], processes: int, hash_seed: int, show=None, task=_run
 ) -> list[Any]:
@@ -291,6 +406,11 @@ def _median(values: list[int | None], never: int) -> float | None:
     if all(v is None for v in values):
         return None
     return statistics.median(never + 1 if v is None else v for v in values)
+
+
+def _median_of_known(values: list[int | None]) -> float | None:
+    known = [v for v in values if v is not None]
+    return statistics.median(known) if known else None
 
 
 def _cells(found: dict[str, float | None], mode: str, width: int) -> str:
