@@ -23,8 +23,6 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-import numpy as np
-
 import engine
 from arena.ladder.selection import History, Policy
 from arena.ladder.simulation import (
@@ -145,18 +143,12 @@ def simulate_arrival(
         for seating, match_seed in planned:
             after_arrival(seating, match_seed)
     run.newcomer_games = games[newcomer]
+    # stays_from wants "at or above": the error's negative, against the tolerance's.
+    errors = [(matches, -error) for matches, error, _, _ in run.curve]
     for tolerance in TOLERANCES:
-        errors = [(matches, -error) for matches, error, _, _ in run.curve]
         reached = stays_from(errors, -tolerance)
         run.reached[tolerance] = reached
         run.games_when_reached[tolerance] = next(
             (g for matches, _, g, _ in run.curve if matches == reached), None
         )
     return run
-
-
-def median_or_past(values: Sequence[int | None], never: int) -> float | None:
-    """The median, a run that never settles counting as one past its end."""
-    if not values or all(v is None for v in values):
-        return None
-    return float(np.median([never + 1 if v is None else v for v in values]))

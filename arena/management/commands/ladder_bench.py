@@ -32,7 +32,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 import engine
-from arena.ladder.arrival import ARRIVAL_MODES, TOLERANCES, median_or_past, simulate_arrival
+from arena.ladder.arrival import ARRIVAL_MODES, TOLERANCES, simulate_arrival
 from arena.ladder.design import information_shares
 from arena.ladder.selection import ELO_PER_UNIT, Policy
 from arena.ladder.simulation import MODES, load_heuristic, simulate, true_strengths
@@ -59,39 +59,33 @@ def _truth(job: dict[str, Any]) -> list[float]:
     return theta
 
 
-def _simulated(job: dict[str, Any], how) -> tuple[Any, float]:
-    """Run `how` (simulate or simulate_arrival) on a job; the run and its seconds."""
+def _simulated(job: dict[str, Any], how) -> tuple[Any, dict[str, Any]]:
+    """Run `how` (simulate or simulate_arrival) on a job: the run, and the figures every
+    run reports (its case, its matches and its seconds)."""
     heuristic = load_heuristic(Path(job.pop("directory")), job["game_name"])
     policy = Policy(job.pop("newcomer_games"), job.pop("exploration"))
     started = time.perf_counter()
     run = how(heuristic=heuristic, policy=policy, **job)
-    return run, round(time.perf_counter() - started, 1)
+    seconds = round(time.perf_counter() - started, 1)
+    case = {"game": run.game, "size": run.size, "mode": run.mode, "seed": run.seed}
+    return run, {**case, "matches": run.matches, "seconds": seconds}
 
 
 def _run(job: dict[str, Any]) -> dict[str, Any]:
-    run, seconds = _simulated(job, simulate)
+    run, figures = _simulated(job, simulate)
     return {
-        "game": run.game,
-        "size": run.size,
-        "mode": run.mode,
-        "seed": run.seed,
-        "matches": run.matches,
+        **figures,
         "elo_reached": run.reached,
         "fit_reached": run.fit_reached,
         "final_spearman": round(run.final, 4),
-        "seconds": seconds,
     }
 
 
 def _run_arrival(job: dict[str, Any]) -> dict[str, Any]:
-    run, seconds = _simulated(job, simulate_arrival)
+    run, figures = _simulated(job, simulate_arrival)
     return {
-        "game": run.game,
-        "size": run.size,
-        "mode": run.mode,
-        "seed": run.seed,
+        **figures,
         "newcomer": run.newcomer,
-        "matches": run.matches,
         "newcomer_games": run.newcomer_games,
         # JSON keys: the tolerance in places, as text.
         "reached": {str(k): v for k, v in run.reached.items()},
@@ -99,7 +93,6 @@ def _run_arrival(job: dict[str, Any]) -> dict[str, Any]:
         "final_spearman": round(run.curve[-1][3], 4) if run.curve else None,
         # The newcomer's place error at each check: a smoother figure than "stays within".
         "errors": {str(matches): error for matches, error, _, _ in run.curve},
-        "seconds": seconds,
     }
 
 
@@ -194,6 +187,8 @@ class Command(BaseCommand):
         if newcomer is None:
             newcomer = settings.ARENA_LADDER_NEWCOMER_GAMES
         directory = str(settings.ARENA_REFERENCE_BOTS_DIR)
+        if options["jobs"] < 1 or not 0 <= options["hash_seed"] <= 4294967295:
+            raise CommandError("--jobs must be positive and --hash-seed in 0-4294967295")
         if options["arrival"]:
             self._arrival(games, options, directory, Policy(newcomer, exploration))
             return
@@ -216,8 +211,6 @@ class Command(BaseCommand):
             for name, size, seed in _cases(games, options)
             for mode in modes
         ]
-        if options["jobs"] < 1 or not 0 <= options["hash_seed"] <= 4294967295:
-            raise CommandError("--jobs must be positive and --hash-seed in 0-4294967295")
         started = time.perf_counter()
         # Seed by seed, so an interrupted run has whole seeds of every case; with --json each
         # run is printed as it finishes (a long benchmark on a busy machine keeps its part).
@@ -275,7 +268,7 @@ class Command(BaseCommand):
                 for mode in ARRIVAL_MODES:
                     mine = [r for r in row if r["mode"] == mode]
                     cells[mode] = (
-                        median_or_past([r["reached"][str(k)] for r in mine], never),
+                        _median([r["reached"][str(k)] for r in mine], never),
                         _median_of_known([r["games_when_reached"][str(k)] for r in mine]),
                     )
                 (ladder, ladder_games), (random_, random_games) = cells["ladder"], cells["random"]

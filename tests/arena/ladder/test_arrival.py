@@ -84,7 +84,8 @@ def test_the_bench_command_prints_the_arrival_table_and_refuses_bad_flags():
     assert {run["mode"] for run in runs} == {"ladder", "random"}
     assert all(run["matches"] == 8 and set(run["reached"]) == {"0", "1", "2"} for run in runs)
     assert any(line.startswith("moonrollers") for line in lines) and "total" in lines[-1]
-    for bad in (["--warm-matches", "0"], ["--games", "moon_adventure"], ["--sizes", "9"]):
+    bad_flags = [["--warm-matches", "0"], ["--games", "moon_adventure"], ["--sizes", "9"]]
+    for bad in (*bad_flags, ["--jobs", "0"]):
         with pytest.raises(CommandError):
             call_command(
                 "ladder_bench", "--arrival", "--games", "moonrollers", *bad, stdout=io.StringIO()
