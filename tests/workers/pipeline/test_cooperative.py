@@ -20,7 +20,9 @@ from engine.core import registry
 from tests.workers.pipeline.conftest import wait_for_matches
 from tests.workers.pipeline.coopgame import RELAY
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# Sequences start again at 1 for each test: the tournament's seeds come from its id, so the
+# games (and how often a team can win them) do not depend on which tests ran before.
+pytestmark = pytest.mark.django_db(transaction=True, reset_sequences=True)
 
 REFERENCE = Path(__file__).resolve().parents[3] / "bots" / "reference"
 STRONG = b"def act(observation, legal_actions):\n    return max(legal_actions)\n"
