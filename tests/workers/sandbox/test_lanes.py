@@ -77,6 +77,18 @@ def test_a_forked_bot_is_walled_in_like_a_bwrap_bot(one_lane, tmp_path):
     assert str(tmp_path) not in stderr and "/work" not in stderr, stderr
 
 
+def test_a_forked_bot_runs_as_batch_work_like_its_referee(one_lane, tmp_path):
+    """A woken bot must not preempt its referee mid-round (workers/affinity.py)."""
+    source = (
+        "import os, sys\n"
+        "print('POLICY', os.sched_getscheduler(0), file=sys.stderr)\n"
+        "def act(observation, legal_actions):\n"
+        "    return legal_actions[0]\n"
+    )
+    _, stderr = _run(one_lane, source, tmp_path / "policy")
+    assert f"POLICY {os.SCHED_BATCH}" in stderr.splitlines(), stderr
+
+
 LEAVER = """
 import os, socket, sys, time
 
