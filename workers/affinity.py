@@ -1,4 +1,4 @@
-"""Keeping a match on one CPU.
+"""A referee's process: its match on one CPU, as batch work, its start-up heap frozen.
 
 A match is strictly turn-based: the referee waits while a bot thinks, and the
 bot waits while the referee checks its move. Left to the scheduler, the two
@@ -69,3 +69,20 @@ def schedule_as_batch() -> bool:
     except (AttributeError, OSError):
         return False
     return True
+
+
+def freeze_startup_heap() -> int:
+    """Keep what a pool process holds once it has started (Django, Celery, the engine's
+    tables: ~110,000 objects) out of the cyclic collector's passes; how many were frozen.
+
+    A full collection walks every tracked object: in a worker's pool process each cost
+    ~64 ms, ~0.4 ms a match of quick bots (two in 300 matches), as much as recording the
+    match. Frozen, a full collection walks only what the matches made since. Objects freed
+    by reference counting are still freed; a worker process is recycled after
+    worker_max_tasks_per_child tasks anyway.
+    """
+    import gc
+
+    gc.collect()
+    gc.freeze()
+    return gc.get_freeze_count()

@@ -148,20 +148,22 @@ def _prepare_launcher(**_: object) -> None:
     from billiard.process import current_process
     from django.conf import settings
 
-    from workers.affinity import pin_to_one_cpu
+    from workers.affinity import freeze_startup_heap, pin_to_one_cpu
     from workers.tasks import InfrastructureFault, worker_launcher
 
     if settings.ARENA_PIN_MATCH_CPU:
         pin_to_one_cpu(getattr(current_process(), "index", None))
+    launcher = None
     try:
         launcher = worker_launcher()
     except InfrastructureFault as exc:
         logging.getLogger(__name__).error("%s", exc)
-        return
     # Zygote lanes for a two-seat set, started here rather than in the first match.
     warm = getattr(launcher, "warm_lanes", None)
     if warm is not None:
         warm(2)
+    # What the process holds now stays for its life (workers/affinity.py).
+    freeze_startup_heap()
 
 
 @worker_ready.connect

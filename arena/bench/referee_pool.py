@@ -19,7 +19,7 @@ _launcher: Any = None
 
 def pool_init(isolation: str, slots: Any) -> None:
     global _launcher
-    from workers.affinity import pin_to_one_cpu
+    from workers.affinity import freeze_startup_heap, pin_to_one_cpu
     from workers.launchers import get_launcher
 
     # Pinned like a worker's pool process (workers/celery.py), so both sides compare alike.
@@ -33,6 +33,7 @@ def pool_init(isolation: str, slots: Any) -> None:
     _launcher = get_launcher(isolation)
     _launcher.check()
     getattr(_launcher, "warm_lanes", lambda count: None)(2)  # as a worker does
+    freeze_startup_heap()  # as a worker does
 
 
 def pool_warm(_: int) -> int:

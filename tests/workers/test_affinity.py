@@ -70,3 +70,32 @@ def test_batch_scheduling_is_refused_quietly_where_the_policy_cannot_be_set(monk
 
     monkeypatch.setattr(os, "sched_setscheduler", refuse)
     assert schedule_as_batch() is False
+
+
+FREEZE_CODE = """
+import gc, weakref
+from workers.affinity import freeze_startup_heap
+
+
+class Node:
+    pass
+
+
+frozen = freeze_startup_heap()
+# Cyclic garbage made afterwards is still collected.
+a, b = Node(), Node()
+a.other, b.other = b, a
+gone = weakref.ref(a)
+del a, b
+gc.collect()
+print(frozen, gc.get_freeze_count() == frozen, gone() is None)
+"""
+
+
+def test_a_pool_processs_start_up_heap_is_frozen_and_later_garbage_still_collected():
+    done = subprocess.run(
+        [sys.executable, "-c", FREEZE_CODE], capture_output=True, text=True, check=True
+    )
+    frozen, same, collected = done.stdout.split()
+    assert int(frozen) > 1000  # the interpreter's and the project's modules, at least
+    assert (same, collected) == ("True", "True")
