@@ -21,6 +21,7 @@ still preempted by the tick, so a move is charged at most a scheduler slice more
 
 from __future__ import annotations
 
+import gc
 import os
 
 
@@ -81,8 +82,6 @@ def freeze_startup_heap() -> int:
     by reference counting are still freed; a worker process is recycled after
     worker_max_tasks_per_child tasks anyway.
     """
-    import gc
-
     gc.collect()
     gc.freeze()
     return gc.get_freeze_count()

@@ -24,7 +24,7 @@ def test_each_pool_process_runs_on_a_cpu_of_its_own_as_batch_work(start_worker):
     deadline = time.monotonic() + 20
     while True:
         # The pool processes set themselves up as they start (workers/celery.py).
-        pool = [pid for pid in _children(worker.process.pid) if pid != worker.process.pid]
+        pool = _children(worker.process.pid)
         policies = [os.sched_getscheduler(pid) for pid in pool]
         pinned = [sorted(os.sched_getaffinity(pid)) for pid in pool]
         ready = len(pool) == 2 and policies == [os.SCHED_BATCH] * 2
