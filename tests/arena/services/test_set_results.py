@@ -7,7 +7,9 @@ own, so the rows are those of recording the matches one by one.
 
 from __future__ import annotations
 
+import contextlib
 import uuid
+from collections.abc import Iterator
 
 import pytest
 from django.contrib.auth.models import User
@@ -46,6 +48,19 @@ def _items(matches, results=RESULTS, tokens=None):
         (m.pk, None if tokens is None else tokens[i], outcome(ranks, scores, forfeits))
         for i, (m, (ranks, scores, forfeits)) in enumerate(zip(matches, results, strict=True))
     ]
+
+
+@contextlib.contextmanager
+def _statements() -> Iterator[list[str]]:
+    """The SQL sent meanwhile."""
+    sent: list[str] = []
+
+    def note(execute, sql, params, many, context):
+        sent.append(sql)
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(note):
+        yield sent
 
 
 def _rows(a, b, matches):
@@ -134,13 +149,7 @@ def test_a_tournaments_set_keeps_the_per_match_path(owner):
         name="t", game="duel", players_per_match=2, status=Tournament.Status.RUNNING
     )
     matches = [make_match([a, b], tournament=tournament) for _ in range(2)]
-    sent: list[str] = []
-
-    def note(execute, sql, params, many, context):
-        sent.append(sql)
-        return execute(sql, params, many, context)
-
-    with connection.execute_wrapper(note):
+    with _statements() as sent:
         done = record_results(_items(matches, RESULTS[:2]))
     assert all(d.recorded for d in done)
     assert any("FROM arena_match m" in sql and "ANY" in sql for sql in sent)  # tried
@@ -148,11 +157,21 @@ def test_a_tournaments_set_keeps_the_per_match_path(owner):
     assert Rating.objects.get(bot=a, game="duel").games == 2
 
 
-def test_a_bots_first_match_creates_its_rating_row_and_the_set_records(owner):
+def test_a_bots_first_set_creates_its_rating_rows_and_still_records_together(owner):
+    """New bots' first set: their rows are created, then the set is written at once,
+    not match by match (a ladder's new bots play their first set all the time)."""
     a, b = make_bot(owner, "a"), make_bot(owner, "b")
+    twin_a, twin_b = _pair(owner, "one")
     matches = [make_match([a, b]) for _ in range(3)]
-    done = record_results(_items(matches, RESULTS[:3]))
+    alone = [make_match([twin_a, twin_b]) for _ in range(3)]
+    with _statements() as sent:
+        done = record_results(_items(matches, RESULTS[:3]))
     assert [d.recorded for d in done] == [True] * 3
+    assert not [sql for sql in sent if "WHERE m.id = %s" in sql]  # no match on its own
+    assert len([sql for sql in sent if sql.lstrip().startswith("WITH")]) == 1  # one write
+    for item in _items(alone, RESULTS[:3]):
+        assert record_result(*item).recorded
+    assert _rows(a, b, matches) == _rows(twin_a, twin_b, alone)
     assert Rating.objects.get(bot=a, game="duel").games == 3
 
 
