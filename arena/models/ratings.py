@@ -12,7 +12,12 @@ INITIAL_RATING = 1500.0
 
 
 class Rating(models.Model):
-    bot = models.ForeignKey("arena.Bot", on_delete=models.CASCADE, related_name="ratings")
+    bot = models.ForeignKey(
+        "arena.Bot",
+        on_delete=models.CASCADE,
+        related_name="ratings",
+        db_index=False,  # rating_unique_bot_game
+    )
     game = models.CharField(max_length=64)
     rating = models.FloatField(default=INITIAL_RATING)
     games = models.PositiveIntegerField(default=0)
