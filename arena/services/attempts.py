@@ -13,11 +13,12 @@ import uuid
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Count, F, Q
 from django.utils import timezone
 
 from arena.models import Match, MatchAttempt, Tournament
+from arena.services import rows
 
 MAX_DETAIL_CHARS = 4000
 
@@ -37,21 +38,49 @@ def log_attempt(
     )
 
 
+# A set's attempts in one written-out statement: through the ORM's bulk_create (its
+# query built, RETURNING the ids, an atomic block of its own) they cost ~2.4 ms a set of
+# 16, about 1 % of the set, where this costs one round trip (issue 20).
+_INSERT_ATTEMPTS_SQL = (
+    "INSERT INTO arena_matchattempt"
+    " (match_id, claim_token, worker, started_at, ended_at, outcome, detail)"
+    " SELECT v.match_id, v.claim_token, v.worker, v.started_at, %s, v.outcome, v.detail"
+    " FROM unnest(%s::bigint[], %s::uuid[], %s::text[], %s::timestamptz[], %s::text[],"
+    " %s::text[]) AS v(match_id, claim_token, worker, started_at, outcome, detail)"
+)
+
+
 def log_attempts(ended: list[tuple[Match, str, str]]) -> None:
     """`log_attempt` for each (match, outcome, detail) of a set, in one statement."""
+    if not ended:
+        return
     now = timezone.now()
-    MatchAttempt.objects.bulk_create(
-        MatchAttempt(
-            match_id=match.pk,
-            claim_token=match.claim_token,
-            worker=match.claimed_by or "",
-            started_at=match.claimed_at,
-            ended_at=now,
-            outcome=outcome,
-            detail=detail[:MAX_DETAIL_CHARS],
+    if connection.vendor != "postgresql":
+        MatchAttempt.objects.bulk_create(
+            MatchAttempt(
+                match_id=match.pk,
+                claim_token=match.claim_token,
+                worker=match.claimed_by or "",
+                started_at=match.claimed_at,
+                ended_at=now,
+                outcome=outcome,
+                detail=detail[:MAX_DETAIL_CHARS],
+            )
+            for match, outcome, detail in ended
         )
-        for match, outcome, detail in ended
-    )
+        return
+    params = [
+        now,
+        [match.pk for match, _, _ in ended],
+        [match.claim_token for match, _, _ in ended],
+        [match.claimed_by or "" for match, _, _ in ended],
+        [match.claimed_at for match, _, _ in ended],
+        [outcome for _, outcome, _ in ended],
+        [detail[:MAX_DETAIL_CHARS] for _, _, detail in ended],
+    ]
+    # The statement and its commit (autocommit, or the caller's) in one round trip.
+    with rows.pipelined(), rows.prepared_cursor() as cursor:
+        cursor.execute(_INSERT_ATTEMPTS_SQL, params)
 
 
 def release_for_replay(match: Match, token: uuid.UUID | None, outcome: str, reason: str) -> bool:
