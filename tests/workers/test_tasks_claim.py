@@ -51,16 +51,19 @@ def statements_sent(call):
 
 @pytest.mark.django_db
 def test_read_and_claim_is_one_round_trip_that_commits_without_waiting_for_the_disk():
-    """The read and the claim go out together in pipeline mode; the claim sets its own
+    """The reads (matches with their seats, then each version once) and the claim go
+    out together in pipeline mode; the claim sets its own
     transaction's commit mode (set_config(..., true) is SET LOCAL). Checked by hand:
     300 such claims, pg_stat_wal.wal_sync +0; 300 plain ones, +300 (docs/reports/service.md).
     """
     match = make_match("cleo")
     (read, seats, claimed), sent = statements_sent(lambda: tasks.read_and_claim(match.pk))
     assert claimed and read is not None and len(seats) == 1
-    assert [pipelined for _, pipelined in sent] == [True, True]
-    assert sent[0][0].startswith("SELECT") and sent[1][0].startswith("UPDATE arena_match")
-    assert "set_config('synchronous_commit', 'off', true)" in sent[1][0]
+    assert [pipelined for _, pipelined in sent] == [True, True, True]
+    assert [sql.split()[0] for sql, _ in sent] == ["SELECT", "SELECT", "UPDATE"]
+    assert "FROM arena_botversion" in sent[1][0] and "JOIN" not in sent[1][0]
+    assert sent[2][0].startswith("UPDATE arena_match")
+    assert "set_config('synchronous_commit', 'off', true)" in sent[2][0]
     assert (read.status, read.attempts) == (Match.Status.RUNNING, 1)
     stored = Match.objects.get(pk=match.pk)
     assert (stored.status, stored.claim_token) == (Match.Status.RUNNING, read.claim_token)
@@ -100,3 +103,30 @@ def test_the_match_is_read_with_its_seats_and_their_versions():
     assert [bytes(s.bot_version.source) for s in seats] == [GOOD_BOT, b"PK"]
     assert [s.bot_version.is_zip() for s in seats] == [False, True]
     assert tasks.read_and_claim(match.pk + 1000) == (None, [], False)
+
+
+@pytest.mark.django_db
+def test_a_sets_seats_of_one_version_share_it_read_once():
+    """A set of 16 has 2 versions in 32 seats: each source is read once, not per seat."""
+    owner = User.objects.create_user("iris")
+    bots = [Bot.objects.create(owner=owner, name=n, game="moonrollers") for n in ("a", "b")]
+    versions = [bot.add_version(GOOD_BOT, "bot.py") for bot in bots]
+    matches = []
+    for index in range(4):
+        match = Match.objects.create(
+            game="moonrollers", rules_version="moonrollers@1", players=2, seed=index
+        )
+        for seat in (0, 1):
+            bot = (index + seat) % 2
+            MatchSeat.objects.create(
+                match=match, seat=seat, bot=bots[bot], bot_version=versions[bot]
+            )
+        matches.append(match)
+    claims = tasks.read_and_claim_set([m.pk for m in matches])
+    assert all(claimed for _, _, claimed in claims)
+    seats = [seat for _, its_seats, _ in claims for seat in its_seats]
+    assert [s.bot_version_id for s in seats] == [
+        versions[(i // 2 + i % 2) % 2].pk for i in range(8)
+    ]
+    assert len({id(s.bot_version) for s in seats}) == 2
+    assert all(bytes(s.bot_version.source) == GOOD_BOT for s in seats)
