@@ -42,18 +42,27 @@ _MATCH_COLUMNS = rows.columns(
 )
 _SEAT_COLUMNS = rows.columns(MatchSeat, ["id", "match_id", "seat", "bot_id", "bot_version_id"])
 _VERSION_COLUMNS = rows.columns(BotVersion, ["id", "source", "filename"])
+# The seats' own condition on the ids, not only the join's: the planner cannot carry a
+# list of ids across a join as it does one id, and without statistics (a new or busy
+# table before ANALYZE) it hashed every seat of the table for each set (1.6 ms, growing
+# with the table) instead of reading the set's 32 from the (match, seat) index.
 _READ_SQL = (
     f"SELECT {rows.select_list(_MATCH_COLUMNS, 'm')}, {rows.select_list(_SEAT_COLUMNS, 's')}"
     " FROM arena_match m"
-    " LEFT JOIN arena_matchseat s ON s.match_id = m.id"
+    " LEFT JOIN arena_matchseat s ON s.match_id = m.id AND s.match_id {ids}"
     " WHERE m.id {ids} ORDER BY m.id, s.seat"
 )
 # Each version once: a set of 16 has two versions in 32 seats, and joined to the seats
 # every source (~9 KB for a heuristic) was read, sent and decoded 16 times (~0.7 ms).
-_READ_VERSIONS_SQL = (
-    f"SELECT {rows.select_list(_VERSION_COLUMNS, 'v')} FROM arena_botversion v"
-    " WHERE v.id IN (SELECT s.bot_version_id FROM arena_matchseat s WHERE s.match_id {ids})"
-)
+# On PostgreSQL the seats' versions are an array computed first, then looked up by key:
+# as `IN (subquery)` the planner could walk every seat of each version instead.
+_READ_VERSIONS_SQL = {
+    True: f"SELECT {rows.select_list(_VERSION_COLUMNS, 'v')} FROM arena_botversion v"
+    " WHERE v.id = ANY(ARRAY(SELECT s.bot_version_id FROM arena_matchseat s"
+    " WHERE s.match_id {ids}))",
+    False: f"SELECT {rows.select_list(_VERSION_COLUMNS, 'v')} FROM arena_botversion v"
+    " WHERE v.id IN (SELECT s.bot_version_id FROM arena_matchseat s WHERE s.match_id {ids})",
+}
 # The claim: one conditional UPDATE that returns each claimed match's new attempt count.
 # A match is claimable when queued, or running under a lease that has lapsed (its worker
 # died or froze): a redelivered or retried task then takes it over at once.
@@ -107,7 +116,7 @@ def read_and_claim_set(match_ids: list[int]) -> list[Claim]:
     commit_mode = _UNFLUSHED if together else ""
     ids = [int(match_id) for match_id in match_ids]
     if together:
-        id_sql, id_values = "= ANY(%s)", [ids]
+        id_sql, id_values = "= ANY(%s::bigint[])", [ids]
     else:
         id_sql, id_values = f"IN ({', '.join(['%s'] * len(ids))})", ids
     claim_values = [
@@ -131,8 +140,8 @@ def read_and_claim_set(match_ids: list[int]) -> list[Claim]:
         rows.prepared_cursor() as versions,
         rows.prepared_cursor() as claiming,
     ):
-        reading.execute(_READ_SQL.format(ids=id_sql), id_values)
-        versions.execute(_READ_VERSIONS_SQL.format(ids=id_sql), id_values)
+        reading.execute(_READ_SQL.format(ids=id_sql), id_values * 2)
+        versions.execute(_READ_VERSIONS_SQL[together].format(ids=id_sql), id_values)
         if not together:
             # SQLite: a read left unfinished keeps its snapshot, and a write on top of it
             # fails at once ("database is locked") when another worker committed since.

@@ -53,7 +53,9 @@ _RATING_GAME = _RATING_COLUMNS.index("game")
 # behind each other rather than deadlock.
 _LOCK_SET_SQL = (
     f"SELECT {rows.select_list(_MATCH_COLUMNS, 'm')}, {rows.select_list(_SEAT_COLUMNS, 's')}"
-    " FROM arena_match m LEFT JOIN arena_matchseat s ON s.match_id = m.id"
+    " FROM arena_match m"
+    # The ids on the seats too: see workers/claims.py's read, which has the same join.
+    " LEFT JOIN arena_matchseat s ON s.match_id = m.id AND s.match_id = ANY(%s::bigint[])"
     " WHERE m.id = ANY(%s::bigint[]) ORDER BY m.id, s.seat FOR UPDATE OF m"
 )
 _LOCK_SET_RATINGS_SQL = (
@@ -151,7 +153,7 @@ def _lock_set(
     ids: list[int],
 ) -> tuple[dict[int, Match], dict[int, list[MatchSeat]], dict[tuple[int, str], Rating]]:
     with rows.prepared_cursor() as match_cursor, rows.prepared_cursor() as rating_cursor:
-        match_cursor.execute(_LOCK_SET_SQL, [ids])
+        match_cursor.execute(_LOCK_SET_SQL, [ids, ids])
         rating_cursor.execute(_LOCK_SET_RATINGS_SQL, [ids, ids])
         found = match_cursor.fetchall()
         locked = rating_cursor.fetchall()
