@@ -289,21 +289,24 @@ def _record_set(
     """
     items = [(m.pk, m.claim_token, o) for m, o in zip(played, outcomes, strict=True)]
     try:
-        done = when_database_is_back(lambda: record_results(items), lease, played[0].pk)
+        done = when_database_is_back(
+            lambda: record_results(items, claims=played), lease, played[0].pk
+        )
     except DatabaseError:
         _give_back(pending)
         raise
     except Exception:
         log.exception("set %s: recording the matches one by one", [m.pk for m in played])
         return [(m, o, None) for m, o in zip(played, outcomes, strict=True)]
-    # The set's attempts in one statement and one refit check per game: per match they
-    # were two more round trips (an INSERT committed alone, a count) and, once a game is
-    # due, a task sent per match.
-    ended = [
-        (match, *_attempt(recorded))
-        for match, recorded in zip(played, done, strict=True)
-        if recorded.recorded or recorded.stale_claim
-    ]
+    # The set's attempts went with its results (`attempt_logged`) unless the set was
+    # recorded another way: then in one statement. One refit check per game: per match
+    # they were two more round trips (an INSERT committed alone, a count) and, once a
+    # game is due, a task sent per match.
+    ended = []
+    for match, recorded in zip(played, done, strict=True):
+        end = attempts.ending(recorded)
+        if end is not None and not recorded.attempt_logged:
+            ended.append((match, *end))
     try:
         attempts.log_attempts(ended)
     except DatabaseError:
@@ -333,15 +336,10 @@ def _said(done: Recorded) -> str:
     return "recorded" if done.recorded else "duplicate"
 
 
-def _attempt(done: Recorded) -> tuple[str, str]:
-    if done.stale_claim:
-        return MatchAttempt.Outcome.DISCARDED, "a result from a claim that had lapsed"
-    return MatchAttempt.Outcome.RECORDED, ""
-
-
 def _log_recorded(match: Match, done: Recorded) -> None:
-    if done.stale_claim or done.recorded:
-        attempts.log_attempt(match, *_attempt(done))
+    end = attempts.ending(done)
+    if end is not None:
+        attempts.log_attempt(match, *end)
 
 
 def _record(match: Match, outcome: MatchOutcome, pending: list[Match], seconds: float) -> str:

@@ -10,6 +10,7 @@ count grows and `last_infra_error` says why. `tournament_health` sums it up.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -50,12 +51,37 @@ _INSERT_ATTEMPTS_SQL = (
 )
 
 
-def log_attempts(ended: list[tuple[Match, str, str]]) -> None:
+def ending(recorded: Any) -> tuple[str, str] | None:
+    """The attempt a recording ends (`Recorded`, arena/services/results.py): recorded, or
+    discarded (a result from a lapsed claim); None when the match was done already."""
+    if recorded.stale_claim:
+        return MatchAttempt.Outcome.DISCARDED, "a result from a claim that had lapsed"
+    if recorded.recorded:
+        return MatchAttempt.Outcome.RECORDED, ""
+    return None
+
+
+def insert_attempts(cursor: Any, ended: Sequence[tuple[Match, str, str]]) -> None:
+    """Send the INSERT of a set's attempts on `cursor` (PostgreSQL), in whatever
+    transaction and pipeline it is in: the set's recording writes them with its results."""
+    params = [
+        timezone.now(),
+        [match.pk for match, _, _ in ended],
+        [match.claim_token for match, _, _ in ended],
+        [match.claimed_by or "" for match, _, _ in ended],
+        [match.claimed_at for match, _, _ in ended],
+        [outcome for _, outcome, _ in ended],
+        [detail[:MAX_DETAIL_CHARS] for _, _, detail in ended],
+    ]
+    cursor.execute(_INSERT_ATTEMPTS_SQL, params)
+
+
+def log_attempts(ended: Sequence[tuple[Match, str, str]]) -> None:
     """`log_attempt` for each (match, outcome, detail) of a set, in one statement."""
     if not ended:
         return
-    now = timezone.now()
     if connection.vendor != "postgresql":
+        now = timezone.now()
         MatchAttempt.objects.bulk_create(
             MatchAttempt(
                 match_id=match.pk,
@@ -69,18 +95,9 @@ def log_attempts(ended: list[tuple[Match, str, str]]) -> None:
             for match, outcome, detail in ended
         )
         return
-    params = [
-        now,
-        [match.pk for match, _, _ in ended],
-        [match.claim_token for match, _, _ in ended],
-        [match.claimed_by or "" for match, _, _ in ended],
-        [match.claimed_at for match, _, _ in ended],
-        [outcome for _, outcome, _ in ended],
-        [detail[:MAX_DETAIL_CHARS] for _, _, detail in ended],
-    ]
     # The statement and its commit (autocommit, or the caller's) in one round trip.
     with rows.pipelined(), rows.prepared_cursor() as cursor:
-        cursor.execute(_INSERT_ATTEMPTS_SQL, params)
+        insert_attempts(cursor, ended)
 
 
 def release_for_replay(match: Match, token: uuid.UUID | None, outcome: str, reason: str) -> bool:

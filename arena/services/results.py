@@ -62,6 +62,8 @@ class Recorded:
     status: str
     stale_claim: bool = False
     challenge_id: int | None = None
+    # The claim's attempt was written with the result (a set's path, given the claims).
+    attempt_logged: bool = False
 
 
 class _MissingRows(Exception):
@@ -122,6 +124,7 @@ def _after_recorded(recorded: Recorded) -> None:
 
 def record_results(
     items: Sequence[tuple[int, uuid.UUID | str | None, Outcome]],
+    claims: Sequence[Match] | None = None,
 ) -> list[Recorded]:
     """`record_result` for each match of a set, in order, with one commit for all.
 
@@ -130,9 +133,13 @@ def record_results(
     set only shares the transaction, so a set of 16 waits for the disk once, not 16
     times. If anything goes wrong (a rating row to create, a bad outcome, a lock
     conflict), nothing of the batch is kept and each match is recorded on its own.
+
+    `claims`, the worker's own matches in the items' order (their claim token, worker and
+    start): the set's path then writes each claim's attempt in the same transaction, and
+    `attempt_logged` says which; the other paths leave the attempts to the caller.
     """
     if len(items) > 1:
-        done = _record_together(items)
+        done = _record_together(items, claims)
         if done is not None:
             for recorded in done:
                 _after_recorded(recorded)
@@ -142,6 +149,7 @@ def record_results(
 
 def _record_together(
     items: Sequence[tuple[int, uuid.UUID | str | None, Outcome]],
+    claims: Sequence[Match] | None,
 ) -> list[Recorded] | None:
     """The set in one transaction, or None for the caller to record match by match.
 
@@ -153,7 +161,9 @@ def _record_together(
 
     for _ in range(3):
         try:
-            done = _set_writes.record_set(items) if connection.vendor == "postgresql" else None
+            done = (
+                _set_writes.record_set(items, claims) if connection.vendor == "postgresql" else None
+            )
             if done is None:
                 with transaction.atomic():
                     done = [_record(*item, savepoint=False) for item in items]

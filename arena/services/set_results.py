@@ -28,7 +28,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from arena.models import Match, MatchSeat, Rating
-from arena.services import rows
+from arena.services import attempts, rows
 from arena.services.results import (
     _MATCH_COLUMNS,
     _RATING_COLUMNS,
@@ -101,10 +101,19 @@ WHERE m.id = v.id
 
 def record_set(
     items: Sequence[tuple[int, uuid.UUID | str | None, Outcome]],
+    claims: Sequence[Match] | None = None,
 ) -> list[Recorded] | None:
     """Record a set's results in one transaction of two round trips; None when the set
-    is not one this path takes (a tournament's or a cooperative game's matches)."""
+    is not one this path takes (a tournament's or a cooperative game's matches).
+
+    With `claims` (the worker's matches, in the items' order) the claims' attempts are
+    written in the same transaction and round trip (`attempt_logged`): on their own they
+    were one more round trip and commit a set (~1.6 ms of a set of 16).
+    """
     ids = [match_id for match_id, _, _ in items]
+    if claims is not None and [m.pk for m in claims] != ids:
+        raise ValueError("the claims are not the items' matches")
+    logging = claims is not None
     if len(set(ids)) != len(ids):
         return None  # the same match twice: the per-match path settles it
     # BEGIN and both locks travel together; the write and COMMIT together (pipeline mode).
@@ -125,7 +134,11 @@ def record_set(
                 continue
             if claim_token is not None and str(match.claim_token) != str(claim_token):
                 log.warning("match %s: a result from a lapsed claim, discarded", match_id)
-                done.append(Recorded(match_id, False, match.status, stale_claim=True))
+                done.append(
+                    Recorded(
+                        match_id, False, match.status, stale_claim=True, attempt_logged=logging
+                    )
+                )
                 continue
             its_seats = seats[match_id]
             _check_outcome(match, its_seats, outcome)
@@ -142,10 +155,22 @@ def record_set(
                     moved[row.pk] = row
             written.append((match, its_seats))
             done.append(
-                Recorded(match_id, True, Match.Status.FINISHED, challenge_id=match.challenge_id)
+                Recorded(
+                    match_id,
+                    True,
+                    Match.Status.FINISHED,
+                    challenge_id=match.challenge_id,
+                    attempt_logged=logging,
+                )
             )
-        if written:
-            _write(written, list(moved.values()), history)
+        ended = []
+        if claims is not None:
+            for claim, recorded in zip(claims, done, strict=True):
+                end = attempts.ending(recorded)
+                if end is not None:
+                    ended.append((claim, *end))
+        if written or ended:
+            _write(written, list(moved.values()), history, ended)
     return done
 
 
@@ -178,6 +203,7 @@ def _write(
     written: list[tuple[Match, list[MatchSeat]]],
     ratings: list[Rating],
     history: list[tuple[int, int, float, float]],
+    ended: list[tuple[Match, str, str]],
 ) -> None:
     # One time for the set's rows: they are committed together.
     now = timezone.now()
@@ -212,4 +238,7 @@ def _write(
         match.finished_at = now
     assert connection.vendor == "postgresql"
     with rows.prepared_cursor() as cursor:
-        cursor.execute(_WRITE_SET_SQL, params)
+        if matches:
+            cursor.execute(_WRITE_SET_SQL, params)
+        if ended:
+            attempts.insert_attempts(cursor, ended)

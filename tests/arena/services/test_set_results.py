@@ -204,3 +204,59 @@ def test_a_sets_records_are_stored_as_recording_one_by_one_stores_them(owner):
     assert [
         {k: v for k, v in r.items() if k in awkward[i]} for i, r in enumerate(stored)
     ] == awkward
+
+
+def test_with_the_claims_a_set_writes_their_attempts_in_its_transaction(owner):
+    """Recorded, discarded (a lapsed claim) and already-done matches: an attempt for the
+    first two kinds, sent in the write's round trip; a redelivery records nothing again."""
+    from arena.models import MatchAttempt
+    from arena.services.attempts import ending
+
+    a, b = _pair(owner, "")
+    matches = [make_match([a, b]) for _ in range(4)]
+    tokens = [uuid.uuid4() for _ in matches]
+    for match, token in zip(matches, tokens, strict=True):
+        Match.objects.filter(pk=match.pk).update(claim_token=token)
+        match.claim_token, match.claimed_by = token, "host:7"
+        match.claimed_at = match.created_at
+    Match.objects.filter(pk=matches[1].pk).update(claim_token=uuid.uuid4())  # lapsed
+    record_results(_items(matches[3:], RESULTS[:1], tokens=tokens[3:]))  # done before
+    items = _items(matches, RESULTS[:4], tokens=tokens)
+    with _statements() as sent:
+        done = record_results(items, claims=matches)
+    assert [(d.recorded, d.stale_claim, d.attempt_logged) for d in done] == [
+        (True, False, True),
+        (False, True, True),
+        (True, False, True),
+        (False, False, False),  # nothing to log
+    ]
+    assert [sql.split()[0] for sql in sent if "SAVEPOINT" not in sql] == [
+        "SELECT",
+        "SELECT",
+        "WITH",
+        "INSERT",
+    ]
+    logged = {
+        a.match_id: (a.outcome, a.detail, a.worker, a.claim_token, a.started_at)
+        for a in MatchAttempt.objects.filter(match__in=matches)
+    }
+    expected = {
+        m.pk: (*ending(d), "host:7", m.claim_token, m.claimed_at)
+        for m, d in zip(matches, done, strict=True)
+        if ending(d) is not None
+    }
+    assert logged == expected and set(logged) == {matches[0].pk, matches[1].pk, matches[2].pk}
+    again = record_results(items, claims=matches)
+    assert not any(d.recorded for d in again)
+    # Recorded ones are not logged twice; the lapsed claim's result is discarded again.
+    outcomes = sorted(
+        MatchAttempt.objects.filter(match__in=matches).values_list("outcome", flat=True)
+    )
+    assert outcomes == ["discarded", "discarded", "recorded", "recorded"]
+
+
+def test_claims_that_are_not_the_items_matches_are_refused_and_the_set_recorded_alone(owner):
+    a, b = _pair(owner, "")
+    matches = [make_match([a, b]) for _ in range(2)]
+    done = record_results(_items(matches, RESULTS[:2]), claims=matches[::-1])
+    assert all(d.recorded and not d.attempt_logged for d in done)
