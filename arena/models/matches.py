@@ -63,7 +63,7 @@ class Match(models.Model):
         blank=True,
         on_delete=models.CASCADE,
         related_name="matches",
-        db_index=False,  # match_tournament_status, match_tournament_id
+        db_index=False,  # match_in_tournament_status, match_in_tournament_id
     )
     purpose = models.CharField(
         max_length=16,
@@ -87,11 +87,17 @@ class Match(models.Model):
         blank=True,
         on_delete=models.CASCADE,
         related_name="matches",
+        db_index=False,  # match_round, of the matches that have one
     )
     table = models.PositiveSmallIntegerField(null=True, blank=True)
     # A challenge's paired games (arena/models/challenges.py): never rated.
     challenge = models.ForeignKey(
-        "arena.Challenge", null=True, blank=True, on_delete=models.CASCADE, related_name="matches"
+        "arena.Challenge",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="matches",
+        db_index=False,  # match_challenge, of the matches that have one
     )
     challenge_pair = models.PositiveIntegerField(null=True, blank=True)
     game = models.CharField(max_length=64)  # match_game_id
@@ -125,13 +131,34 @@ class Match(models.Model):
     class Meta:
         ordering = ["-id"]
         verbose_name_plural = "matches"
+        # The indexes on a column most matches leave empty (a ladder's or a challenge's
+        # match has no tournament, round or challenge) hold only the matches that have
+        # one: a match's two status changes are not HOT, and each wrote an entry for its
+        # NULLs in each of these four (issue 20). `col = x` implies `col IS NOT NULL`, so
+        # every lookup by one still uses them; nothing looks matches up by a NULL here.
         indexes = [
             models.Index(fields=["status", "deadline_at"], name="match_status_deadline"),
-            models.Index(fields=["tournament", "status"], name="match_tournament_status"),
+            models.Index(
+                fields=["tournament", "status"],
+                name="match_in_tournament_status",
+                condition=models.Q(tournament__isnull=False),
+            ),
             models.Index(fields=["purpose", "status"], name="match_purpose_status"),
             # The match lists, newest first, by tournament and by game: without them a list
             # walked the primary key backwards past every other match (977k rows at 1M).
-            models.Index(fields=["tournament", "id"], name="match_tournament_id"),
+            models.Index(
+                fields=["tournament", "id"],
+                name="match_in_tournament_id",
+                condition=models.Q(tournament__isnull=False),
+            ),
+            models.Index(
+                fields=["round"], name="match_round", condition=models.Q(round__isnull=False)
+            ),
+            models.Index(
+                fields=["challenge"],
+                name="match_challenge",
+                condition=models.Q(challenge__isnull=False),
+            ),
             # A game's results since its last skill fit (arena/services/skills.py).
             models.Index(fields=["game", "id"], name="match_game_id"),
         ]
