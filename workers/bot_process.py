@@ -66,6 +66,8 @@ class BotProcess:
         self._answers: list[Answer] = []
         self._last_error: str | None = None
         self.cpu_used: float | None = None
+        self._stderr_text: str | None = None  # set once stopped
+        self._killed = False
         self._clock = 0.0  # when the bot could start on the oldest unanswered request
         self._starved_at: float | None = None
         self._cpu_at: float | None = None
@@ -332,14 +334,27 @@ class BotProcess:
         if kill:
             self._kill()
 
+    def stop(self) -> str:
+        """Kill the bot without waiting for the kernel to finish it; its stderr (bounded).
+
+        What the bot wrote before the kill is in the pipe already, so the text is final.
+        `close` then waits for the end (~4 ms a sandbox, mostly the kernel tearing down
+        its namespaces), which a caller with other work to do can leave to a thread."""
+        if self._stderr_text is None:
+            # What the sandbox used in all (its cgroup's CPU time), for benchmarks and logs.
+            self.cpu_used = self._measure("cpu_seconds")
+            self._killed = self._send_kill()
+            self._drain_stderr()
+            text = self.stderr.decode("utf-8", "replace")
+            if self.stderr_dropped:
+                text += f"\n[... {self.stderr_dropped} more bytes of stderr dropped]"
+            self._stderr_text = text
+        return self._stderr_text
+
     def close(self) -> str:
-        # What the sandbox used in all (its cgroup's CPU time), for benchmarks and logs.
-        self.cpu_used = self._measure("cpu_seconds")
-        self._kill()
-        self._drain_stderr()
-        text = self.stderr.decode("utf-8", "replace")
-        if self.stderr_dropped:
-            text += f"\n[... {self.stderr_dropped} more bytes of stderr dropped]"
+        """Stop the bot and wait until it is gone; its stderr (bounded)."""
+        text = self.stop()
+        self._reap(self._killed)
         return text
 
     # ----- plumbing ------------------------------------------------------------------------
@@ -466,17 +481,24 @@ class BotProcess:
         return Forfeit(f"process exited with status {code}")
 
     def _kill(self) -> None:
-        killed = False
-        if self.process.poll() is None:
-            try:
-                kill_tree = getattr(self.process, "kill_tree", None)
-                if kill_tree is not None:
-                    kill_tree()  # a zygote lane's bot notes its tree first (zygote_lanes.py)
-                else:
-                    os.killpg(self.process.pid, signal.SIGKILL)
-                killed = True
-            except (ProcessLookupError, PermissionError):
-                self.process.kill()
+        self._reap(self._send_kill())
+
+    def _send_kill(self) -> bool:
+        """SIGKILL the bot's processes unless it has ended; whether the signal went."""
+        if self.process.poll() is not None:
+            return False
+        try:
+            kill_tree = getattr(self.process, "kill_tree", None)
+            if kill_tree is not None:
+                kill_tree()  # a zygote lane's bot notes its tree first (zygote_lanes.py)
+            else:
+                os.killpg(self.process.pid, signal.SIGKILL)
+            return True
+        except (ProcessLookupError, PermissionError):
+            self.process.kill()
+            return False
+
+    def _reap(self, killed: bool) -> None:
         if killed:
             # SIGKILL cannot be ignored: a blocking wait returns as soon as the
             # kernel has finished it, where a timed wait polls in growing sleeps.

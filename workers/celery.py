@@ -149,7 +149,7 @@ def _prepare_launcher(**_: object) -> None:
     from django.conf import settings
 
     from workers.affinity import freeze_startup_heap, pin_to_one_cpu
-    from workers.tasks import InfrastructureFault, worker_launcher
+    from workers.set_play import InfrastructureFault, worker_launcher
 
     if settings.ARENA_PIN_MATCH_CPU:
         pin_to_one_cpu(getattr(current_process(), "index", None))

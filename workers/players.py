@@ -29,6 +29,7 @@ __all__ = [
     "Bot",
     "BotProcess",
     "close_all",
+    "stop_all",
     "Forfeit",
     "InProcessBot",
     "InProcessPlayer",
@@ -152,6 +153,12 @@ def wait_for_answers(bots: Iterable[Bot], selector: selectors.BaseSelector) -> N
         _read(selector, selector.select(0))
         for bot in late:
             bot.check_time(time.monotonic())
+
+
+def stop_all(bots: Sequence[Bot]) -> list[str]:
+    """Kill a set's bot processes without waiting for their end; each one's stderr, in
+    order. `close_all` (or each bot's `close`) must follow: it waits for them."""
+    return [bot.stop() if isinstance(bot, BotProcess) else "" for bot in bots]
 
 
 def close_all(bots: Sequence[Bot]) -> list[str]:

@@ -25,7 +25,15 @@ from typing import Any
 
 import engine
 from engine.core.ranking import ranks_from_keys
-from workers.players import Bot, Forfeit, Player, close_all, wait_for_answers, watch
+from workers.players import (
+    Bot,
+    Forfeit,
+    Player,
+    close_all,
+    stop_all,
+    wait_for_answers,
+    watch,
+)
 
 HEARTBEAT_SECONDS = 60.0
 
@@ -126,14 +134,16 @@ def play_set(
     bots: Sequence[Bot],
     match_seconds: float | None = None,
     heartbeat: Callable[[], None] | None = None,
+    reap: bool = True,
 ) -> list[MatchOutcome]:
     """Play every match of a set to the end; one outcome per match, in order.
 
     Raises only for a bad set-up (engine errors). `match_seconds` bounds each match's
     wall-clock time as if the set's matches were played one after another. The bots are
-    closed at the end (their stderr goes to every match they sat in). `heartbeat` is
-    called about every HEARTBEAT_SECONDS while the set plays (the task keeps its claims
-    alive with it).
+    closed at the end (their stderr goes to every match they sat in); with `reap=False`
+    only killed, and the caller closes them (`close_all`) while it does something else.
+    `heartbeat` is called about every HEARTBEAT_SECONDS while the set plays (the task
+    keeps its claims alive with it).
     """
     game = engine.get_game(game_name)
     tables = [_Table(game, spec) for spec in matches]
@@ -172,7 +182,7 @@ def play_set(
         for bot in bots:
             bot.flush()  # the last matches' end messages
     finally:
-        stderr = close_all(bots)
+        stderr = close_all(bots) if reap else stop_all(bots)
         selector.close()
     return [_outcome(table, stderr) for table in tables]
 

@@ -15,7 +15,7 @@ infrastructure faults (database, broker, sandbox unavailable, processes that
 cannot be started) give the claim back and retry; a match that cannot be played
 at all (unknown game, bad options or limits, an engine error) is marked failed.
 `reap_stuck_matches` requeues matches whose worker vanished. Reading and claiming
-matches is in workers/claims.py.
+matches is in workers/claims.py, playing them in workers/set_play.py.
 """
 
 from __future__ import annotations
@@ -23,18 +23,14 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-import tempfile
 import time
-import traceback
 import uuid
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from django.conf import settings
 from django.db import DatabaseError, close_old_connections
 
-import engine
 from arena.models import Match, MatchAttempt, MatchSeat, MatchSet
 from arena.services import attempts, skills
 from arena.services.results import (
@@ -51,139 +47,26 @@ from workers.claims import (
     read_and_claim,  # noqa: F401  (the one-match claim, kept here)
     read_and_claim_set,
 )
-from workers.launchers import Launcher, get_launcher, launch_all
 from workers.lease import Lease
-from workers.limits import Limits, LimitsError
+from workers.limits import Limits
 from workers.outages import retries_in_budget, retry_delay, when_database_is_back
-from workers.players import BotProcess
-from workers.referee import MatchOutcome, SetMatch, play_set
-from workers.scratch import folder_prefix, scratch_dir
+from workers.referee import MatchOutcome
+from workers.set_play import (  # noqa: F401  (the launcher and set play, used from here)
+    InfrastructureFault,
+    Unplayable,
+    _launchers,
+    check_playable,
+    describe_failure,
+    play_claimed,
+    play_claimed_set,
+    play_claimed_set_ending,
+    worker_launcher,
+)
 
 log = logging.getLogger(__name__)
 
 MAX_RETRIES = 5
 REAP_BATCH = 500
-
-
-class InfrastructureFault(Exception):
-    """Something around the match broke (not a bot, not the match): try again later."""
-
-
-class Unplayable(Exception):
-    """The match itself cannot be played (bad set-up, limits, engine error): it fails."""
-
-
-# ----- the launcher, one per worker process -----------------------------------------------------
-
-_launchers: dict[str, Launcher] = {}
-
-
-def worker_launcher() -> Launcher:
-    """This process's launcher for the configured isolation, checked once.
-
-    The sandbox keeps per-process state (uid leases, child reaping), so each worker
-    process builds its own after the fork rather than inheriting one.
-    """
-    kind = settings.ARENA_BOT_ISOLATION
-    launcher = _launchers.get(kind)
-    if launcher is None:
-        try:
-            launcher = get_launcher(kind)
-            launcher.check()
-        except Exception as exc:
-            raise InfrastructureFault(f"the {kind} launcher cannot run bots: {exc}") from exc
-        _launchers[kind] = launcher
-    return launcher
-
-
-# ----- playing one claimed match -------------------------------------------------------------
-
-
-def _bot_file(folder: Path, seat: MatchSeat) -> Path:
-    """The seat's bot version as a file, written once per version for the whole set."""
-    version = seat.bot_version
-    name = "bot.zip" if version.is_zip() else "bot.py"
-    version_dir = folder / f"version{version.pk}"
-    path = version_dir / name
-    if not path.exists():
-        version_dir.mkdir(mode=0o700, exist_ok=True)
-        path.write_bytes(bytes(version.source))
-    return path
-
-
-def _close_quietly(bots: list[BotProcess]) -> None:
-    for bot in bots:
-        with contextlib.suppress(Exception):
-            bot.close()
-
-
-def check_playable(match: Match, seats: list[MatchSeat]) -> Limits:
-    """Raise Unplayable when a claimed match cannot be played at all; return its limits."""
-    if len(seats) != match.players:
-        raise Unplayable(f"the match has {len(seats)} seat rows for {match.players} players")
-    try:
-        limits = Limits.from_dict(match.limits)
-        # Checked before any bot starts, so a bad set-up never leaves processes behind.
-        game = engine.get_game(match.game)
-        game.check_players(match.players)
-        game.check_options(match.options)
-    except (LimitsError, engine.UnknownGame, engine.InvalidSetup) as exc:
-        raise Unplayable(str(exc)) from exc
-    return limits
-
-
-def play_claimed_set(
-    claimed: list[tuple[Match, list[MatchSeat]]],
-    limits: Limits,
-    heartbeat: Callable[[], None] | None = None,
-) -> list[MatchOutcome]:
-    """Play claimed matches of one game and limits as one set: one process per bot version
-    (per seat it holds in a match: self-play starts one per seat). Raises Unplayable or
-    InfrastructureFault."""
-    launcher = worker_launcher()
-    first = claimed[0][0]
-    # A process per (version, its n-th seat in a match): versions in a set's usual case.
-    process_of: dict[tuple[int, int], int] = {}
-    specs = []
-    for match, seats in claimed:
-        seen: dict[int, int] = {}
-        placed = []
-        for seat in seats:
-            nth = seen[seat.bot_version_id] = seen.get(seat.bot_version_id, -1) + 1
-            placed.append(process_of.setdefault((seat.bot_version_id, nth), len(process_of)))
-        specs.append(SetMatch(key=match.pk, seed=match.seed, seats=placed, options=match.options))
-    bots: list[BotProcess] = []
-    prefix = f"{folder_prefix('set')}{first.pk}-"
-    with tempfile.TemporaryDirectory(prefix=prefix, dir=scratch_dir()) as folder:
-        try:
-            versions = {s.bot_version_id: s for _, seats in claimed for s in seats}
-            # In the order of their indexes.
-            starting = [versions[version_id] for version_id, _ in process_of]
-            paths = [_bot_file(Path(folder), seat) for seat in starting]
-            started = launch_all(launcher, paths, limits)
-            for process in started:
-                if not isinstance(process, Exception):
-                    bots.append(BotProcess(process, limits, matches=len(claimed)))
-            for seat, process in zip(starting, started, strict=True):
-                if isinstance(process, Exception):
-                    raise InfrastructureFault(
-                        f"could not start seat {seat.seat}: {process}"
-                    ) from process
-            try:
-                return play_set(first.game, specs, bots, limits.match_seconds, heartbeat)
-            except Exception as exc:
-                raise Unplayable(_describe(exc, "the referee stopped")) from exc
-        finally:
-            # play_set closes its bots; this covers a failure before or inside it.
-            _close_quietly(bots)
-
-
-def play_claimed(match: Match, seats: list[MatchSeat] | None = None) -> MatchOutcome:
-    """Play one match this worker has claimed; raise Unplayable or InfrastructureFault."""
-    if seats is None:
-        seats = list(match.seats.select_related("bot_version").order_by("seat"))
-    limits = check_playable(match, seats)
-    return play_claimed_set([(match, seats)], limits)[0]
 
 
 def execute_match(match_id: int) -> str:
@@ -242,7 +125,7 @@ def _play_groups(
         played = [match for match, _ in group]
         started = time.monotonic()
         try:
-            outcomes = play_claimed_set(group, limits_of[key], _heartbeat(played))
+            outcomes, ending = play_claimed_set_ending(group, limits_of[key], _heartbeat(played))
         except Unplayable as exc:
             for match in played:
                 verdict[match.pk] = _fail(match, str(exc))
@@ -259,24 +142,39 @@ def _play_groups(
             # A bug of ours: retrying would fail the same way, so the matches fail, with why.
             for match in played:
                 verdict[match.pk] = _fail(
-                    match, _describe(exc, "the worker could not play the match")
+                    match, describe_failure(exc, "the worker could not play the match")
                 )
                 pending.remove(match)
             log.exception("set of matches %s failed", [m.pk for m in played])
             continue
-        seconds = time.monotonic() - started
-        unfit = lease.interrupted() or lease.lost()
-        if unfit:
-            # The worker was paused or lost its claim: whatever the clocks charged the bots
-            # meanwhile is not theirs. Played again, free.
-            for match in played:
-                verdict[match.pk] = _replay(match, match.claim_token, unfit)
-                pending.remove(match)
-            continue
-        # In the set's order: ratings move exactly as if the matches were played one by one.
-        for match, outcome, done in _record_set(played, outcomes, pending, lease):
-            verdict[match.pk] = done or _record(match, outcome, pending, seconds)
-            lease.done_with(match.pk)
+        try:
+            _settle(played, outcomes, pending, verdict, lease, time.monotonic() - started)
+        finally:
+            ending.wait()
+
+
+def _settle(
+    played: list[Match],
+    outcomes: list[MatchOutcome],
+    pending: list[Match],
+    verdict: dict[int, str],
+    lease: Lease,
+    seconds: float,
+) -> None:
+    """Record a played set (while its bots end), or queue it again if the worker cannot
+    vouch for how it was played."""
+    unfit = lease.interrupted() or lease.lost()
+    if unfit:
+        # The worker was paused or lost its claim: whatever the clocks charged the bots
+        # meanwhile is not theirs. Played again, free.
+        for match in played:
+            verdict[match.pk] = _replay(match, match.claim_token, unfit)
+            pending.remove(match)
+        return
+    # In the set's order: ratings move exactly as if the matches were played one by one.
+    for match, outcome, done in _record_set(played, outcomes, pending, lease):
+        verdict[match.pk] = done or _record(match, outcome, pending, seconds)
+        lease.done_with(match.pk)
 
 
 def _record_set(
@@ -351,7 +249,7 @@ def _record(match: Match, outcome: MatchOutcome, pending: list[Match], seconds: 
     except Exception as exc:
         pending.remove(match)
         log.exception("match %s: result not recorded", match.pk)
-        return _fail(match, _describe(exc, "the result could not be recorded"))
+        return _fail(match, describe_failure(exc, "the result could not be recorded"))
     pending.remove(match)
     _log_recorded(match, done)
     if done.recorded and match.challenge_id is None:
@@ -395,10 +293,6 @@ def _heartbeat(matches: list[Match]) -> Callable[[], None]:
             extend_claims(matches)
 
     return extend
-
-
-def _describe(exc: BaseException, what: str) -> str:
-    return f"{what}: {type(exc).__name__}: {exc}\n" + "".join(traceback.format_exception(exc)[-3:])
 
 
 def _release_or_give_up(match: Match, token: uuid.UUID | None, reason: str) -> None:

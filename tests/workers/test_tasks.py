@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from arena.models import Bot, Match, MatchAttempt, MatchSeat, Rating
 from arena.services.results import record_result
-from workers import tasks
+from workers import set_play, tasks
 from workers.claims import worker_name
 
 pytestmark = pytest.mark.django_db
@@ -243,7 +243,7 @@ def test_a_referee_crash_fails_the_match_with_the_reason(owner, monkeypatch):
     def broken_referee(*args, **kwargs):
         raise KeyError("deck")
 
-    monkeypatch.setattr(tasks, "play_set", broken_referee)
+    monkeypatch.setattr(set_play, "play_set", broken_referee)
     bots = [make_bot(owner, n, reference("random_bot.py")) for n in ("a", "b")]
     match = make_match(bots)
     assert tasks.execute_match(match.pk) == "failed"
@@ -256,7 +256,7 @@ def test_a_full_disk_is_an_infrastructure_fault(owner, monkeypatch):
     def no_space(folder, seat):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(tasks, "_bot_file", no_space)
+    monkeypatch.setattr(set_play, "_bot_file", no_space)
     bots = [make_bot(owner, n, reference("random_bot.py")) for n in ("a", "b")]
     match = make_match(bots)
     with pytest.raises(tasks.InfrastructureFault, match="No space"):
