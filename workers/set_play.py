@@ -103,7 +103,9 @@ class SetEnding:
     kernel's (a sandbox's namespaces torn down, ~4 ms a set), the recording mostly
     PostgreSQL's, so side by side they cost about the longer of the two."""
 
-    def __init__(self, bots: list[BotProcess], folder: tempfile.TemporaryDirectory[str]) -> None:
+    def __init__(
+        self, bots: list[BotProcess], folder: tempfile.TemporaryDirectory[str] | None = None
+    ) -> None:
         self._bots = bots
         self._folder = folder
         self._thread = threading.Thread(target=self._end, name="arena-set-ending", daemon=True)
@@ -116,8 +118,9 @@ class SetEnding:
             # Their uids and cgroups go back dirty and are cleaned before reuse (sandbox.py).
             log.exception("the set's bots did not end cleanly")
         finally:
-            with contextlib.suppress(OSError):
-                self._folder.cleanup()
+            if self._folder is not None:
+                with contextlib.suppress(OSError):
+                    self._folder.cleanup()
 
     def wait(self) -> None:
         self._thread.join()

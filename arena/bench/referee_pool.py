@@ -15,10 +15,14 @@ from typing import Any
 from django.conf import settings
 
 _launcher: Any = None
+# The previous set's bots, killed and still being waited for (workers/set_play.py).
+_ending: Any = None
+_barrier: Any = None
 
 
-def pool_init(isolation: str, slots: Any) -> None:
-    global _launcher
+def pool_init(isolation: str, slots: Any, barrier: Any = None) -> None:
+    global _launcher, _barrier
+    _barrier = barrier
     from workers.affinity import freeze_startup_heap, pin_to_one_cpu
     from workers.launchers import get_launcher
 
@@ -37,6 +41,18 @@ def pool_init(isolation: str, slots: Any) -> None:
 
 
 def pool_warm(_: int) -> int:
+    return os.getpid()
+
+
+def pool_finish(_: int) -> int:
+    """Wait for this process's last set to end, so its bots' CPU is counted. The
+    barrier holds each process until all have a call, so each takes exactly one."""
+    global _ending
+    if _ending is not None:
+        _ending.wait()
+        _ending = None
+    if _barrier is not None:
+        _barrier.wait(timeout=60)
     return os.getpid()
 
 
@@ -64,10 +80,16 @@ def pool_play(
 def pool_play_set(
     job: tuple[str, list[tuple[int, list[str]]], dict[str, Any], dict[str, Any]],
 ) -> tuple[int, float]:
-    """A set of matches: one bot process per bot file for the whole set."""
+    """A set of matches: one bot process per bot file for the whole set.
+
+    As in a worker, the set's bots are killed when it ends and waited for in a thread;
+    here that wait overlaps the next set's start (a worker overlaps it with the
+    recording), so the referee's figure does not pay a cost the pipeline hides."""
+    global _ending
     from workers.limits import Limits
-    from workers.players import BotProcess
+    from workers.players import BotProcess, close_all
     from workers.referee import SetMatch, play_set
+    from workers.set_play import SetEnding
 
     game, matches, options, limits_dict = job
     limits = Limits.from_dict(limits_dict)
@@ -80,9 +102,13 @@ def pool_play_set(
     try:
         for path in files:
             bots.append(BotProcess(_launcher.launch(Path(path), limits), limits, len(specs)))
-        outcomes = play_set(game, specs, bots, limits.match_seconds)
-    finally:
-        for bot in bots:
-            with contextlib.suppress(Exception):
-                bot.close()
+        if _ending is not None:
+            _ending.wait()  # the previous set's end, behind this one's start
+            _ending = None
+        outcomes = play_set(game, specs, bots, limits.match_seconds, reap=False)
+    except BaseException:
+        with contextlib.suppress(Exception):
+            close_all(bots)
+        raise
+    _ending = SetEnding(bots)
     return sum(o.decisions for o in outcomes), sum(o.seconds for o in outcomes) / len(outcomes)

@@ -51,7 +51,13 @@ from arena.bench.cpu import (
     own_cpu,
     process_cpu,
 )
-from arena.bench.referee_pool import pool_init, pool_play, pool_play_set, pool_warm
+from arena.bench.referee_pool import (
+    pool_finish,
+    pool_init,
+    pool_play,
+    pool_play_set,
+    pool_warm,
+)
 from arena.models import Bot, Match, MatchSeat
 
 REFERENCE = Path(__file__).resolve().parents[3] / "bots" / "reference"
@@ -235,9 +241,8 @@ class Command(BaseCommand):
         connections.close_all()
         context = multiprocessing.get_context("fork")
         cpu_before = own_cpu()
-        with context.Pool(
-            concurrency, initializer=pool_init, initargs=(isolation, context.Value("i", 0))
-        ) as pool:
+        initargs = (isolation, context.Value("i", 0), context.Barrier(concurrency))
+        with context.Pool(concurrency, initializer=pool_init, initargs=initargs) as pool:
             pool.map(pool_warm, range(concurrency))
             pids = [process.pid for process in pool._pool]  # type: ignore[attr-defined]
             # Zygote lanes' bots are no process's children: their groups are read instead.
@@ -246,6 +251,8 @@ class Command(BaseCommand):
             started = time.perf_counter()
             played = pool.map(play, work, chunksize=1)
             seconds = time.perf_counter() - started
+            # Off the clock, as the pipeline's last recording ends its clock.
+            pool.map(pool_finish, range(concurrency), chunksize=1)
             pool_cpu = sum(process_cpu(pid, reaped_children=True) for pid in pids) - pool_cpu
             pool_cpu += lanes_cpu_seconds()
             pool.close()
