@@ -28,12 +28,19 @@ def log_attempt(
     match: Match, outcome: str, detail: str = "", *, ended_at: datetime | None = None
 ) -> MatchAttempt:
     """Keep the end of the claim `match` carries (its token, worker and start)."""
-    return MatchAttempt.objects.create(
+    attempt = _attempt(match, outcome, detail, ended_at or timezone.now())
+    attempt.save(force_insert=True)
+    return attempt
+
+
+def _attempt(match: Match, outcome: str, detail: str, ended_at: datetime) -> MatchAttempt:
+    """The attempt row for the claim `match` carries, not yet saved."""
+    return MatchAttempt(
         match_id=match.pk,
         claim_token=match.claim_token,
         worker=match.claimed_by or "",
         started_at=match.claimed_at,
-        ended_at=ended_at or timezone.now(),
+        ended_at=ended_at,
         outcome=outcome,
         detail=detail[:MAX_DETAIL_CHARS],
     )
@@ -83,16 +90,7 @@ def log_attempts(ended: Sequence[tuple[Match, str, str]]) -> None:
     if connection.vendor != "postgresql":
         now = timezone.now()
         MatchAttempt.objects.bulk_create(
-            MatchAttempt(
-                match_id=match.pk,
-                claim_token=match.claim_token,
-                worker=match.claimed_by or "",
-                started_at=match.claimed_at,
-                ended_at=now,
-                outcome=outcome,
-                detail=detail[:MAX_DETAIL_CHARS],
-            )
-            for match, outcome, detail in ended
+            _attempt(match, outcome, detail, now) for match, outcome, detail in ended
         )
         return
     # The statement and its commit (autocommit, or the caller's) in one round trip.

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 from django.db import connection, transaction
@@ -113,7 +114,7 @@ def record_set(
     ids = [match_id for match_id, _, _ in items]
     if claims is not None and [m.pk for m in claims] != ids:
         raise ValueError("the claims are not the items' matches")
-    logging = claims is not None
+    with_attempts = claims is not None
     if len(set(ids)) != len(ids):
         return None  # the same match twice: the per-match path settles it
     # BEGIN and both locks travel together; the write and COMMIT together (pipeline mode).
@@ -136,7 +137,11 @@ def record_set(
                 log.warning("match %s: a result from a lapsed claim, discarded", match_id)
                 done.append(
                     Recorded(
-                        match_id, False, match.status, stale_claim=True, attempt_logged=logging
+                        match_id,
+                        False,
+                        match.status,
+                        stale_claim=True,
+                        attempt_logged=with_attempts,
                     )
                 )
                 continue
@@ -160,7 +165,7 @@ def record_set(
                     True,
                     Match.Status.FINISHED,
                     challenge_id=match.challenge_id,
-                    attempt_logged=logging,
+                    attempt_logged=with_attempts,
                 )
             )
         ended = []
@@ -207,9 +212,27 @@ def _write(
 ) -> None:
     # One time for the set's rows: they are committed together.
     now = timezone.now()
+    matches = [match for match, _ in written]
+    for match in matches:
+        match.finished_at = now
+    assert connection.vendor == "postgresql"
+    with rows.prepared_cursor() as cursor:
+        if matches:
+            cursor.execute(_WRITE_SET_SQL, _write_params(written, ratings, history, now))
+        if ended:
+            attempts.insert_attempts(cursor, ended)
+
+
+def _write_params(
+    written: list[tuple[Match, list[MatchSeat]]],
+    ratings: list[Rating],
+    history: list[tuple[int, int, float, float]],
+    now: datetime,
+) -> list[Any]:
+    """`_WRITE_SET_SQL`'s parameters: one array per column."""
     seats = [seat for _, its_seats in written for seat in its_seats]
     matches = [match for match, _ in written]
-    params: list[Any] = [
+    return [
         [s.pk for s in seats],
         [s.rank for s in seats],
         [_json(s.score) for s in seats],
@@ -234,11 +257,3 @@ def _write(
         [m.duration_seconds for m in matches],
         [m.rated for m in matches],
     ]
-    for match in matches:
-        match.finished_at = now
-    assert connection.vendor == "postgresql"
-    with rows.prepared_cursor() as cursor:
-        if matches:
-            cursor.execute(_WRITE_SET_SQL, params)
-        if ended:
-            attempts.insert_attempts(cursor, ended)
