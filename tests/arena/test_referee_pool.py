@@ -1,55 +1,99 @@
 """The bench's referee pool ends each set's bots as a worker does: killed at once, waited
-for behind the next set's start, and the last set's waited for before the CPU reading."""
+for behind the next set's start, and the last set's waited for before the CPU reading.
+
+Each scenario runs in a fresh interpreter, as `manage.py arena_bench` does: a pool forked
+from the test process would copy its heap, grown by every earlier test, and collect it
+(`freeze_startup_heap`) in each child.
+"""
 
 from __future__ import annotations
 
-import multiprocessing
+import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
-import pytest
+ROOT = Path(__file__).resolve().parents[2]
 
+PREAMBLE = """
+import json, multiprocessing, sys
+from pathlib import Path
+import django
+django.setup()
 from arena.bench import referee_pool
 
-REFERENCE = Path(__file__).resolve().parents[2] / "bots" / "reference"
+BOT = str(Path("bots/reference/random_bot.py").resolve())
 
 
-def _children(pid: int) -> list[int]:
-    """The live (or unreaped) children of one process, from /proc."""
-    tasks = Path(f"/proc/{pid}/task")
-    found: list[int] = []
-    for task in tasks.iterdir():
-        text = (task / "children").read_text().split()
-        found.extend(int(child) for child in text)
+def children(pid):
+    # The live (or unreaped) children of one process, from /proc.
+    found = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found.extend(int(child) for child in (task / "children").read_text().split())
     return found
 
 
-def _job(seeds: list[int]) -> tuple:
-    bot = str(REFERENCE / "random_bot.py")
-    return ("moonrollers", [(seed, [bot, bot]) for seed in seeds], {}, {})
+def job(seeds, game="moonrollers"):
+    return (game, [(seed, [BOT, BOT]) for seed in seeds], {}, {})
 
 
-def test_the_pools_sets_end_and_the_last_is_waited_for(settings):
-    settings.ARENA_PIN_MATCH_CPU = False
+def pool(size):
     context = multiprocessing.get_context("fork")
-    initargs = ("process", context.Value("i", 0), context.Barrier(2))
-    with context.Pool(2, initializer=referee_pool.pool_init, initargs=initargs) as pool:
-        played = pool.map(referee_pool.pool_play_set, [_job([1, 2]), _job([3, 4]), _job([5])])
-        assert all(decisions > 0 for decisions, _ in played)
-        pids = [process.pid for process in pool._pool]
-        finished = pool.map(referee_pool.pool_finish, range(2), chunksize=1)
-        # The barrier makes each process take exactly one finishing call...
-        assert sorted(finished) == sorted(pids)
-        # ...and after it no process has a bot left, dead or alive.
-        assert [_children(pid) for pid in pids] == [[], []]
+    initargs = ("process", context.Value("i", 0), context.Barrier(size))
+    return context.Pool(size, initializer=referee_pool.pool_init, initargs=initargs)
+"""
+
+SETS_END = """
+with pool(2) as workers:
+    played = workers.map(referee_pool.pool_play_set, [job([1, 2]), job([3, 4]), job([5])])
+    pids = [process.pid for process in workers._pool]
+    finished = workers.map(referee_pool.pool_finish, range(2), chunksize=1)
+    left = [children(pid) for pid in pids]
+print(json.dumps({"decisions": [d for d, _ in played], "pids": pids, "finished": finished,
+                  "left": left}))
+"""
+
+FAILING_SET = """
+with pool(1) as workers:
+    pid = workers._pool[0].pid
+    try:
+        workers.apply(referee_pool.pool_play_set, (job([1], game="no-such-game"),))
+        error = ""
+    except Exception as exc:
+        error = str(exc)
+    print(json.dumps({"error": error, "left": children(pid)}))
+"""
 
 
-def test_a_set_that_fails_still_ends_its_bots(settings):
-    settings.ARENA_PIN_MATCH_CPU = False
-    context = multiprocessing.get_context("fork")
-    initargs = ("process", context.Value("i", 0), context.Barrier(1))
-    with context.Pool(1, initializer=referee_pool.pool_init, initargs=initargs) as pool:
-        pid = pool._pool[0].pid
-        with pytest.raises(Exception, match="no-such-game"):
-            # An unknown game: the referee raises after the bots started.
-            pool.apply(referee_pool.pool_play_set, (("no-such-game", *_job([1])[1:]),))
-        assert _children(pid) == []
+def run(code: str) -> dict:
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "arena.test_settings",
+        "ARENA_PIN_MATCH_CPU": "false",  # the test's cores are shared with other tests
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", PREAMBLE + code],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def test_the_pools_sets_end_and_the_last_is_waited_for():
+    report = run(SETS_END)
+    assert len(report["decisions"]) == 3 and all(d > 0 for d in report["decisions"])
+    # The barrier makes each process take exactly one finishing call...
+    assert sorted(report["finished"]) == sorted(report["pids"])
+    # ...and after it no process has a bot left, dead or alive.
+    assert report["left"] == [[], []]
+
+
+def test_a_set_that_fails_still_ends_its_bots():
+    report = run(FAILING_SET)
+    assert "no-such-game" in report["error"]  # the referee raised after the bots started
+    assert report["left"] == []
