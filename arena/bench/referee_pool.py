@@ -20,7 +20,8 @@ _ending: Any = None
 _barrier: Any = None
 
 
-def pool_init(isolation: str, slots: Any, barrier: Any = None) -> None:
+def pool_init(isolation: str, slots: Any, barrier: Any) -> None:
+    """`barrier`: one party per pool process, for `pool_finish`."""
     global _launcher, _barrier
     _barrier = barrier
     from workers.affinity import freeze_startup_heap, pin_to_one_cpu
@@ -51,8 +52,7 @@ def pool_finish(_: int) -> int:
     if _ending is not None:
         _ending.wait()
         _ending = None
-    if _barrier is not None:
-        _barrier.wait(timeout=60)
+    _barrier.wait(timeout=60)
     return os.getpid()
 
 

@@ -218,20 +218,20 @@ def _write(
     assert connection.vendor == "postgresql"
     with rows.prepared_cursor() as cursor:
         if matches:
-            cursor.execute(_WRITE_SET_SQL, _write_params(written, ratings, history, now))
+            cursor.execute(_WRITE_SET_SQL, _write_params(written, matches, ratings, history, now))
         if ended:
             attempts.insert_attempts(cursor, ended)
 
 
 def _write_params(
     written: list[tuple[Match, list[MatchSeat]]],
+    matches: list[Match],
     ratings: list[Rating],
     history: list[tuple[int, int, float, float]],
     now: datetime,
 ) -> list[Any]:
-    """`_WRITE_SET_SQL`'s parameters: one array per column."""
+    """`_WRITE_SET_SQL`'s parameters: one array per column (`matches`: written's)."""
     seats = [seat for _, its_seats in written for seat in its_seats]
-    matches = [match for match, _ in written]
     return [
         [s.pk for s in seats],
         [s.rank for s in seats],
