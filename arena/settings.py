@@ -1,7 +1,8 @@
 """Django settings for Moon Arena, read from environment variables (see arena/env.py).
 
-With no environment at all this runs on a SQLite file and a filesystem broker under var/, so
-`make run` needs no server; DATABASE_URL and CELERY_BROKER_URL switch to PostgreSQL and Redis.
+With no environment at all this reads a SQLite file under var/ and a Redis on 127.0.0.1:6379.
+`make run` sets DATABASE_URL and CELERY_BROKER_URL to private PostgreSQL and Redis servers it
+starts under var/ (deploy/embedded.py), unless they are set already.
 """
 
 from __future__ import annotations
@@ -244,9 +245,18 @@ SPECTACULAR_SETTINGS = {
 
 # --- Celery (the app lives in workers/celery.py and reads the CELERY_* names) ---------------
 _broker_dir = VAR_DIR / "broker"
-CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "filesystem://")
+CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "redis://127.0.0.1:6379/0")
 if CELERY_BROKER_URL.startswith("filesystem://"):
-    # Kombu's filesystem transport: producers and consumers share one folder, no server needed.
+    # Kombu's filesystem transport, only when asked for by name: producers and consumers share
+    # one folder, no server needed, but several processes reading it race on a message file
+    # (kombu issue #1551) and a worker dies of it within minutes. Unfit for unattended use.
+    import warnings
+
+    warnings.warn(
+        "CELERY_BROKER_URL=filesystem:// is for a short try only: it loses workers to races "
+        "between processes; use Redis (make run starts one of its own)",
+        stacklevel=1,
+    )
     for _sub in ("queue", "processed", "control"):
         (_broker_dir / _sub).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_TRANSPORT_OPTIONS = {

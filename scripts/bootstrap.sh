@@ -32,6 +32,16 @@ if ! command -v systemd-analyze >/dev/null 2>&1 || ! command -v ip >/dev/null 2>
     fi
 fi
 
+# `make run` starts a private redis-server and PostgreSQL of its own (deploy/embedded.py).
+if ! command -v redis-server >/dev/null 2>&1 || ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        echo "== installing redis-server and postgresql"
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server postgresql >/dev/null
+    else
+        echo "warning: redis-server or PostgreSQL is missing; make run needs both (or DATABASE_URL and CELERY_BROKER_URL set)" >&2
+    fi
+fi
+
 [ -x "$VENV/bin/python" ] || "$PYTHON" -m venv "$VENV"
 "$VENV/bin/python" -m pip install -q --upgrade pip
 

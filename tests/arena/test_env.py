@@ -116,10 +116,22 @@ def _settings_in_subprocess(tmp_path, **env):
     )
 
 
-def test_the_zero_setup_default_is_sqlite_and_a_filesystem_broker(tmp_path):
+def test_the_zero_setup_default_is_sqlite_and_a_local_redis(tmp_path):
     done = _settings_in_subprocess(tmp_path, DEBUG="1")
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["django.db.backends.sqlite3", "filesystem://", "sandbox"]
+    assert done.stdout.split() == [
+        "django.db.backends.sqlite3",
+        "redis://127.0.0.1:6379/0",
+        "sandbox",
+    ]
+    assert not (tmp_path / "broker").exists()
+
+
+def test_the_filesystem_broker_is_an_opt_in_that_warns(tmp_path):
+    done = _settings_in_subprocess(tmp_path, DEBUG="1", CELERY_BROKER_URL="filesystem://")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split()[1] == "filesystem://"
+    assert "races between processes" in done.stderr
     assert (tmp_path / "broker" / "queue").is_dir()
 
 
