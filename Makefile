@@ -1,9 +1,9 @@
-# Moon Arena. `make run` starts the service on embedded defaults (SQLite, a
-# filesystem broker); `make test` runs the whole suite on PostgreSQL and Redis.
+# Moon Arena. `make run` starts the service with a private PostgreSQL and Redis under var/;
+# `make test` runs the whole suite on PostgreSQL and Redis.
 VENV ?= .venv
 PYTHON ?= python3
 
-.PHONY: install run test test-all test-faults lint format bench clean
+.PHONY: install run test test-all test-faults soak lint format bench clean
 
 $(VENV)/.installed: pyproject.toml scripts/bootstrap.sh
 	PYTHON=$(PYTHON) VENV=$(VENV) bash scripts/bootstrap.sh
@@ -25,6 +25,11 @@ test-all: install
 # PostgreSQL restarted, 10 s and 120 s down), slow ones too.
 test-faults: install
 	PYTEST_MARKERS= VENV=$(VENV) bash scripts/test.sh tests/workers/pipeline/test_faults.py -s
+
+# The whole stack as `make run` runs it, two hours under load and faults (scripts/soak.py):
+# samples, plot and verdict in var/soak/<time>/. SOAK_MINUTES=10 for a shorter one.
+soak: install
+	$(VENV)/bin/python scripts/soak.py --minutes $${SOAK_MINUTES:-120}
 
 lint: install
 	$(VENV)/bin/ruff check .

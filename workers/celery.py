@@ -84,10 +84,31 @@ def _start_reaper(**kwargs: object) -> None:
     """The reaper runs inside beat (workers/reaper.py): never behind the match backlog."""
     import django
 
+    _die_with_embedding_worker()
     django.setup()  # beat does not set Django up; the reaper needs the models
     from workers.reaper import start_in_beat
 
     start_in_beat(**kwargs)
+
+
+def _die_with_embedding_worker() -> None:
+    """A beat embedded in a worker (`--beat`) ends when that worker's main process dies.
+
+    Otherwise a worker killed with SIGKILL leaves its beat running under init, and the
+    worker started in its place starts a second one: two ladder schedulers, two reapers.
+    """
+    import ctypes
+    import signal
+
+    from billiard.process import current_process
+
+    if current_process().name != "Beat":
+        return  # a beat of its own (`celery beat`): its parent is the service manager
+    parent = os.getppid()
+    pr_set_pdeathsig = 1
+    ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:  # the worker died before the request took effect
+        os._exit(1)
 
 
 @worker_init.connect
