@@ -330,6 +330,16 @@ ARENA_RETRY_TOTAL_SECONDS = env_float("ARENA_RETRY_TOTAL_SECONDS", 600.0, minimu
 ARENA_LIVE_WORKERS = env_str("ARENA_LIVE_WORKERS", "workers.celery.live_workers")
 ARENA_HEALTH_MIN_WORKERS = env_int("ARENA_HEALTH_MIN_WORKERS", 0, minimum=0)
 ARENA_HEALTH_TIMEOUT_SECONDS = env_float("ARENA_HEALTH_TIMEOUT_SECONDS", 1.0, minimum=0.05)
+# More 503 rules (arena/services/health.py): the oldest waiting match older than this; a
+# worker node started more often than this in the last hour (restarting in a loop); the
+# database's disk (when local) with less free space than this.
+ARENA_HEALTH_MAX_WAIT_SECONDS = env_float("ARENA_HEALTH_MAX_WAIT_SECONDS", 300.0, minimum=1.0)
+ARENA_HEALTH_MAX_STARTS_PER_HOUR = env_int("ARENA_HEALTH_MAX_STARTS_PER_HOUR", 10, minimum=1)
+ARENA_HEALTH_MIN_FREE_DISK_PERCENT = env_float(
+    "ARENA_HEALTH_MIN_FREE_DISK_PERCENT", 5.0, minimum=0.0
+)
+# The broker's queue names, for their depths (loaded by name: arena never imports workers).
+ARENA_QUEUE_NAMES = env_str("ARENA_QUEUE_NAMES", "workers.routing.queue_names")
 # Files the load_demo command reads (read as files: arena does not import bots/).
 ARENA_REFERENCE_BOTS_DIR = Path(
     env_str("ARENA_REFERENCE_BOTS_DIR", str(BASE_DIR / "bots" / "reference"))

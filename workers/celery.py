@@ -112,6 +112,22 @@ def _die_with_embedding_worker() -> None:
 
 
 @worker_init.connect
+def _name_the_node(sender: object = None, **_: object) -> None:
+    """Pool processes (forked later) record their starts under their node's name."""
+    os.environ["ARENA_NODE"] = str(getattr(sender, "hostname", "") or "")
+
+
+@worker_ready.connect
+def _start_watch(sender: object = None, **_: object) -> None:
+    """Reap what dead pool processes leave, and publish the node's heartbeat."""
+    from workers.heartbeat import Watch
+
+    controller = getattr(sender, "controller", None)
+    concurrency = int(getattr(controller, "concurrency", 0) or 1)
+    Watch(os.environ.get("ARENA_NODE", ""), concurrency).start()
+
+
+@worker_init.connect
 def _import_games(**_: object) -> None:
     """Import every game once in the main process, so forked pool processes share it.
 
@@ -170,8 +186,10 @@ def _prepare_launcher(**_: object) -> None:
     from django.conf import settings
 
     from workers.affinity import freeze_startup_heap, pin_to_one_cpu
+    from workers.heartbeat import record_pool_start
     from workers.set_play import InfrastructureFault, worker_launcher
 
+    record_pool_start(os.environ.get("ARENA_NODE", ""))
     if settings.ARENA_PIN_MATCH_CPU:
         pin_to_one_cpu(getattr(current_process(), "index", None))
     launcher = None

@@ -205,11 +205,24 @@ def run_forever(stop: threading.Event | None = None) -> None:
     stop = stop or threading.Event()
     while not stop.wait(float(settings.ARENA_REAPER_SECONDS)):
         try:
-            reaper.sweep()
+            counts = reaper.sweep()
+            if counts.get("database") != "down":
+                _record_sweep()
         except Exception:
             log.exception("reaper sweep failed")
             with contextlib.suppress(Exception):
                 connection.close()
+
+
+def _record_sweep() -> None:
+    """When the reaper last swept, for /api/health/ (a silent reaper frees no stuck match)."""
+    from arena.services.health import REAPER_KEY
+    from workers.heartbeat import _redis
+
+    with contextlib.suppress(Exception):
+        client = _redis()
+        if client is not None:
+            client.set(REAPER_KEY, repr(time.time()), ex=3600)
 
 
 def start_in_beat(**_: object) -> threading.Thread:
