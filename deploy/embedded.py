@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import glob
+import hashlib
 import json
 import os
 import shutil
@@ -189,10 +190,30 @@ def postgres_bin(name: str) -> str:
     return found[-1]
 
 
+FALLBACK_ROOT = Path("/var/lib/moon-arena")
+
+
+def _traversable_by_others(folder: Path) -> bool:
+    """Can a user other than the owner walk down to `folder` (every existing parent o+x)?"""
+    for parent in [folder, *folder.parents]:
+        if parent.exists() and not parent.stat().st_mode & 0o001:
+            return False
+    return True
+
+
 class EmbeddedPostgres:
     """A PostgreSQL cluster of its own in `folder`, TCP on 127.0.0.1 only, trust auth."""
 
     def __init__(self, folder: Path, port: int) -> None:
+        if os.geteuid() == 0 and not _traversable_by_others(folder):
+            # A checkout in a private folder (/root/…): the postgres user cannot reach var/,
+            # so the cluster lives in a folder of its own, named after the one asked for.
+            digest = hashlib.sha1(str(folder).encode()).hexdigest()[:12]
+            folder = FALLBACK_ROOT / digest / "postgres"
+            FALLBACK_ROOT.mkdir(parents=True, exist_ok=True)
+            FALLBACK_ROOT.chmod(0o755)
+            folder.parent.mkdir(exist_ok=True)
+            folder.parent.chmod(0o755)
         self.folder = folder
         self.data = folder / "data"
         self.port = port
