@@ -78,6 +78,20 @@ def _wait_for(check: Any, what: str, timeout: float, log: Path) -> None:
         time.sleep(0.1)
 
 
+def _stop(pid: int | None, sig: int, timeout: float, then: int) -> None:
+    """Send `sig`, wait up to `timeout` for the process to end, then send `then`."""
+    if pid is None:
+        return
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, sig)
+    deadline = time.monotonic() + timeout
+    while _pid_alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    if _pid_alive(pid):
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, then)
+
+
 class Ports:
     """The two ports, chosen once per var/ folder so URLs stay the same between runs."""
 
@@ -163,16 +177,7 @@ class EmbeddedRedis:
         _wait_for(self.answers, "redis-server", timeout, self.log)
 
     def stop(self, timeout: float = 20.0, sig: int = signal.SIGTERM) -> None:
-        pid = self.pid()
-        if pid is None:
-            return
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(pid, sig)
-        deadline = time.monotonic() + timeout
-        while _pid_alive(pid) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(pid, signal.SIGKILL)
+        _stop(self.pid(), sig, timeout, then=signal.SIGKILL)
 
 
 def postgres_bin(name: str) -> str:
@@ -294,18 +299,9 @@ class EmbeddedPostgres:
             subprocess.run([*psql, "-qc", f"CREATE DATABASE {DATABASE}"], check=True)
 
     def stop(self, timeout: float = 60.0, sig: int = signal.SIGINT) -> None:
-        """SIGINT is a fast shutdown (sessions ended, everything committed written out)."""
-        pid = self.pid()
-        if pid is None:
-            return
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(pid, sig)
-        deadline = time.monotonic() + timeout
-        while _pid_alive(pid) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        if _pid_alive(pid):
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGQUIT)  # immediate shutdown: recovery on next start
+        """SIGINT is a fast shutdown (sessions ended, everything committed written out);
+        SIGQUIT after the timeout an immediate one (recovery at the next start)."""
+        _stop(self.pid(), sig, timeout, then=signal.SIGQUIT)
 
     def size_bytes(self) -> int:
         return sum(f.stat().st_size for f in self.data.rglob("*") if f.is_file())

@@ -28,6 +28,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from deploy.embedded import postgres_bin
+
 ROOT = Path(__file__).resolve().parents[3]
 CELERY = Path(sys.executable).with_name("celery")
 READY_SECONDS = 60.0
@@ -44,13 +46,6 @@ def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
-
-
-def postgres_bin(name: str) -> str:
-    found = sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"))
-    if not found:
-        raise RuntimeError(f"no PostgreSQL {name} under /usr/lib/postgresql/*/bin")
-    return found[-1]
 
 
 def _free_subnet(start: int) -> int:

@@ -8,7 +8,6 @@ PostgreSQL and Redis are never touched.
 from __future__ import annotations
 
 import contextlib
-import glob
 import os
 import shutil
 import signal
@@ -18,6 +17,8 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+from deploy.embedded import postgres_bin
 
 
 def free_port() -> int:
@@ -66,14 +67,6 @@ class OwnRedis:
             self.process.kill()
             self.process.wait()
             self.process = None
-
-
-def postgres_bin(name: str) -> str:
-    """Debian's PostgreSQL programs (not on PATH): the newest installed version's."""
-    found = sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"))
-    if not found:
-        raise RuntimeError(f"no PostgreSQL {name} under /usr/lib/postgresql/*/bin")
-    return found[-1]
 
 
 class OwnPostgres:
