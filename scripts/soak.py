@@ -266,7 +266,9 @@ class Soak:
         kinds = [k for k in self.args.faults.split(",") if k] if self.args.faults else []
         moment = self.args.warmup * 60
         index = 0
-        while kinds and self._sleep_until(moment):
+        # A fault must end, and health have a minute to recover, before the run does.
+        last_start = self.args.minutes * 60 - OUTAGE_SECONDS * 2 - 70
+        while kinds and moment <= last_start and self._sleep_until(moment):
             kind = kinds[index % len(kinds)]
             index += 1
             fault = Fault(kind, self.now())

@@ -21,6 +21,8 @@ import math
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from django.db import connection, transaction
+
 import engine
 from arena.models import GameRating, Match, MatchSeat, Rating, RatingChange
 from arena.ratings import INITIAL_RATING, rate_cooperative, rate_ranked
@@ -41,6 +43,17 @@ class AuditReport:
 
 
 def audit(game: str, max_problems: int = 20) -> AuditReport:
+    """Audit one game from one snapshot: workers may go on recording while it reads."""
+    # A transaction of its own sees one snapshot; inside a caller's, the caller's rules hold.
+    snapshot = connection.vendor == "postgresql" and not connection.in_atomic_block
+    with transaction.atomic():
+        if snapshot:
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        return _audit(game, max_problems)
+
+
+def _audit(game: str, max_problems: int) -> AuditReport:
     report = AuditReport(game)
     cooperative = engine.get_game(game).cooperative
     changes = list(
