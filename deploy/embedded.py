@@ -48,6 +48,8 @@ def _free_port() -> int:
 
 def _port_taken(port: int) -> bool:
     with socket.socket() as probe:
+        # As the servers bind: a port with closed connections in TIME_WAIT is free to them.
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             probe.bind(("127.0.0.1", port))
         except OSError:
