@@ -204,10 +204,7 @@ def _traversable_by_others(folder: Path) -> bool:
     """Can a user other than the owner walk down to `folder` (every existing parent o+x)?
 
     The folder itself is the cluster's own (postgres's, mode 0700) once it exists."""
-    for parent in folder.parents:
-        if parent.exists() and not parent.stat().st_mode & 0o001:
-            return False
-    return True
+    return all(p.stat().st_mode & 0o001 for p in folder.parents if p.exists())
 
 
 class EmbeddedPostgres:
