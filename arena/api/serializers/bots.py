@@ -5,7 +5,12 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from arena.api.serializers.common import CheckedCharField, bot_name_rule, registered_games
+from arena.api.serializers.common import (
+    CheckedCharField,
+    OptionalBooleanField,
+    bot_name_rule,
+    registered_games,
+)
 from arena.models import (
     Bot,
     BotVersion,
@@ -144,7 +149,7 @@ class BotCreateSerializer(serializers.Serializer):
 
 class BotUpdateSerializer(serializers.Serializer):
     name = CheckedCharField(max_length=64, required=False, rule=bot_name_rule)
-    is_active = serializers.BooleanField(required=False)
+    is_active = OptionalBooleanField(required=False)
 
 
 class VersionUploadSerializer(serializers.Serializer):

@@ -39,6 +39,14 @@ class CheckedCharField(ServiceChecked, serializers.CharField):
     pass
 
 
+class OptionalBooleanField(serializers.BooleanField):
+    """A boolean that may be absent. DRF reads an absent boolean in form data or a query
+    string as false, so `?bot=3` filtered out every ladder match and a form PATCH of a
+    name deactivated the bot; absent here means not given."""
+
+    default_empty_html = serializers.empty
+
+
 class CheckedIntegerField(ServiceChecked, serializers.IntegerField):
     pass
 

@@ -7,7 +7,12 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from arena.api.serializers.common import LimitsField, MatchResultSerializer, OptionsField
+from arena.api.serializers.common import (
+    LimitsField,
+    MatchResultSerializer,
+    OptionalBooleanField,
+    OptionsField,
+)
 from arena.models import (
     Match,
     MatchAttempt,
@@ -171,8 +176,9 @@ class MatchDetailSerializer(MatchSerializer):
 
 
 class MatchFilterSerializer(serializers.Serializer):
-    ladder = serializers.BooleanField(
-        required=False, help_text="true: only ladder matches; false: none of them"
+    ladder = OptionalBooleanField(
+        required=False,
+        help_text="true: only ladder matches; false: none of them; absent: all matches",
     )
     tournament = serializers.IntegerField(required=False, min_value=1)
     bot = serializers.IntegerField(required=False, min_value=1)

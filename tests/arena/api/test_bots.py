@@ -213,6 +213,13 @@ def test_the_owner_renames_and_deactivates(author):
     assert reply.json()["is_active"] is True
 
 
+def test_a_form_rename_leaves_the_bot_active(author):
+    bot_id = create(author).json()["id"]
+    reply = author.patch(f"/api/bots/{bot_id}/", {"name": "gamma"}, format="multipart")
+    assert reply.status_code == 200, reply.content
+    assert reply.json()["name"] == "gamma" and reply.json()["is_active"] is True
+
+
 def test_another_author_cannot_rename_or_deactivate(author, other_author):
     bot_id = create(author).json()["id"]
     for change in ({"name": "stolen"}, {"is_active": False}):

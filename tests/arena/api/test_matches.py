@@ -101,3 +101,27 @@ def test_matches_are_read_only(organiser, tournament):
     match = tournament.matches.first()
     assert organiser.post("/api/matches/", {}, format="json").status_code == 405
     assert organiser.delete(f"/api/matches/{match.pk}/").status_code == 405
+
+
+def test_absent_filters_list_ladder_and_tournament_matches_alike(
+    tournament, anonymous, author_user
+):
+    a1 = author_user.bots.get()
+    other = tournament.bots.exclude(pk=a1.pk).first()
+    ladder = Match.objects.create(
+        game="duel", rules_version="duel@1", players=2, seed=9, purpose=Match.Purpose.LADDER
+    )
+    for seat, bot in enumerate([a1, other]):
+        ladder.seats.create(seat=seat, bot=bot, bot_version=bot.latest_version())
+    finish(ladder, [1, 2])
+
+    def listed(query: str) -> set[int]:
+        reply = anonymous.get(f"/api/matches/?{query}")
+        assert reply.status_code == 200, reply.content
+        return {m["id"] for m in reply.json()["results"]}
+
+    tournament_ids = set(tournament.matches.values_list("id", flat=True))
+    assert listed("") == tournament_ids | {ladder.pk}
+    assert ladder.pk in listed(f"bot={a1.pk}") and ladder.pk in listed("status=finished")
+    assert listed("ladder=true") == {ladder.pk}
+    assert listed("ladder=false") == tournament_ids
