@@ -64,13 +64,35 @@ def _proc_uid(pid: str) -> int | None:
     return None
 
 
+def _proc_status(pid: str) -> tuple[int, bytes, int] | None:
+    """A process's real uid, state letter (b"Z" for a zombie) and parent, from /proc."""
+    state, parent = b"?", 0
+    try:
+        with open(f"/proc/{pid}/status", "rb") as handle:
+            for line in handle:
+                if line.startswith(b"State:"):
+                    state = line.split()[1]
+                elif line.startswith(b"PPid:"):
+                    parent = int(line.split()[1])
+                elif line.startswith(b"Uid:"):
+                    return int(line.split()[1]), state, parent
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+def _uid_table(uid: int) -> dict[int, tuple[bytes, int]]:
+    """pid -> (state, parent) of every process whose real uid is `uid`."""
+    table = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and (seen := _proc_status(entry)) is not None and seen[0] == uid:
+            table[int(entry)] = seen[1], seen[2]
+    return table
+
+
 def processes_of_uid(uid: int) -> list[int]:
     """Every process (zombies included) whose real uid is `uid`, from a /proc scan."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit() and _proc_uid(entry) == uid:
-            found.append(int(entry))
-    return found
+    return list(_uid_table(uid))
 
 
 def _children_of_self() -> list[int]:
@@ -336,16 +358,30 @@ def _reap_uid_children(uid: int, deadline: float) -> bool:
 
 
 def _kill_uid(uid: int, deadline: float) -> bool:
-    """Without a cgroup: find the uid's processes in /proc, kill and reap them."""
+    """Without a cgroup: find the uid's processes in /proc, kill and reap them.
+
+    True when none is left. Zombies whose parent is alive and neither this process nor
+    one of the uid's own (a killed pool process's sandboxes, the worker main's to reap
+    within a heartbeat) end the wait at once with False: nothing here can remove them,
+    and waiting out the deadline for each such uid cost a starting pool process a
+    second per uid, past Celery's start-up limit.
+    """
+    me = os.getpid()
     while True:
-        left = processes_of_uid(uid)
-        for pid in left:
-            with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGKILL)
+        table = _uid_table(uid)
+        for pid, (state, _) in table.items():
+            if state != b"Z":
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
         _reap_uid_children(uid, time.monotonic())
-        if not left:
+        if not table:
             return True
-        if time.monotonic() > deadline:
+        going = [
+            pid
+            for pid, (state, parent) in table.items()
+            if state != b"Z" or parent == me or parent in table
+        ]
+        if not going or time.monotonic() > deadline:
             return False
         time.sleep(0.002)
 

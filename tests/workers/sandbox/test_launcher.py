@@ -5,7 +5,9 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -285,3 +287,61 @@ def test_a_lease_says_clean_only_after_a_clean_release(tmp_path):
     again.mark(clean=False)  # taken again, then the worker dies
     assert path.read_bytes() == b"dirty"
     again.release(clean=False)
+
+
+def _zombie_of_another_parent(uid: int) -> subprocess.Popen[bytes]:
+    """A live parent (not this process) holding an unreaped child that ran as `uid`: what
+    a SIGKILLed pool process leaves for the worker's main process to reap."""
+    code = (
+        "import os, sys, time\n"
+        "pid = os.fork()\n"
+        f"if pid == 0:\n    os.setresgid({uid}, {uid}, {uid}); os.setresuid({uid}, {uid}, {uid})\n"
+        "    os._exit(0)\n"
+        "print(pid, flush=True)\n"
+        "time.sleep(120)\n"
+    )
+    parent = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE)
+    assert parent.stdout is not None
+    int(parent.stdout.readline())
+    return parent
+
+
+def test_a_dirty_uid_held_by_someone_elses_zombie_is_skipped_without_waiting(tmp_path):
+    """Nothing a starting pool process can do removes another process's zombie: the lease
+    moves on to the next uid at once instead of waiting out its deadline for each such uid
+    (a second each, which pushed a pool process past Celery's 4 s start-up limit)."""
+    from workers.sandbox_process import _kill_uid, processes_of_uid
+
+    uid = 64990
+    parent = _zombie_of_another_parent(uid)
+    try:
+        assert processes_of_uid(uid), "the zombie should be there"
+        started = time.monotonic()
+        assert _kill_uid(uid, started + 30.0) is False  # still there: the uid stays dirty
+        assert time.monotonic() - started < 10.0
+    finally:
+        parent.kill()
+        parent.wait()
+    deadline = time.monotonic() + 10
+    while processes_of_uid(uid) and time.monotonic() < deadline:
+        time.sleep(0.05)  # its parent gone, init reaps it
+    assert _kill_uid(uid, time.monotonic() + 1.0) is True
+
+
+def test_a_dirty_uid_whose_processes_live_is_emptied_and_leased():
+    """A live leftover of a crashed worker is killed; its uid is then clean to lease."""
+    from workers.sandbox_process import _kill_uid, processes_of_uid
+
+    uid = 64991
+    leftover = subprocess.Popen(
+        ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "sleep", "120"]
+    )
+    try:
+        deadline = time.monotonic() + 10
+        while not processes_of_uid(uid) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert _kill_uid(uid, time.monotonic() + 5.0) is True
+        assert processes_of_uid(uid) == []
+    finally:
+        leftover.kill()
+        leftover.wait()
