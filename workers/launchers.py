@@ -13,6 +13,7 @@ import hashlib
 import os
 import py_compile
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -142,6 +143,48 @@ def rlimit_setter(limits: Limits, processes: bool = False):  # type: ignore[no-u
     return apply
 
 
+class StartCounter:
+    """Bots this process has started, handed over in batches (workers/heartbeat.py adds them
+    to the arena's counter in Redis after each task, off the path of a start)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._pending = 0
+
+    def add(self, count: int = 1) -> None:
+        with self._lock:
+            self._pending += count
+
+    def take(self) -> int:
+        with self._lock:
+            taken, self._pending = self._pending, 0
+        return taken
+
+
+SANDBOX_STARTS = StartCounter()
+
+
+class _ProcessWithScratch(subprocess.Popen[bytes]):
+    """A trusted bot's process whose scratch folder goes once the process is waited for."""
+
+    scratch = ""
+
+    def _remove_scratch(self) -> None:
+        if self.returncode is not None and self.scratch:
+            shutil.rmtree(self.scratch, ignore_errors=True)
+            self.scratch = ""
+
+    def poll(self) -> int | None:
+        code = super().poll()
+        self._remove_scratch()
+        return code
+
+    def wait(self, timeout: float | None = None) -> int:
+        code = super().wait(timeout)
+        self._remove_scratch()
+        return code
+
+
 class TrustedProcessLauncher:
     name = "process"
 
@@ -155,7 +198,7 @@ class TrustedProcessLauncher:
         codec = fast_codec_file()
         if codec is not None:
             libs += ["--lib", str(codec.parent)]
-        return subprocess.Popen(
+        process = _ProcessWithScratch(
             [
                 real_python(),
                 "-I",
@@ -173,6 +216,8 @@ class TrustedProcessLauncher:
             preexec_fn=rlimit_setter(limits),
             close_fds=True,
         )
+        process.scratch = workdir
+        return process
 
 
 ISOLATION_KINDS = ("sandbox", "process")
