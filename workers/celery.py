@@ -17,7 +17,14 @@ import logging
 import os
 
 from celery import Celery
-from celery.signals import beat_init, task_prerun, worker_init, worker_process_init, worker_ready
+from celery.signals import (
+    beat_init,
+    task_postrun,
+    task_prerun,
+    worker_init,
+    worker_process_init,
+    worker_ready,
+)
 
 from workers import routing
 
@@ -171,6 +178,14 @@ def _recycle_stale_connection(**_: object) -> None:
     from django.db import close_old_connections
 
     close_old_connections()
+
+
+@task_postrun.connect
+def _count_sandbox_starts(**_: object) -> None:
+    """After each task, the bots it started go to the arena's counter (GET /metrics)."""
+    from workers.heartbeat import record_sandbox_starts
+
+    record_sandbox_starts()
 
 
 @worker_process_init.connect

@@ -23,7 +23,12 @@ import threading
 import time
 from typing import Any
 
-from arena.services.health import HEARTBEAT_KEY, POOL_STARTS_KEY, STARTS_KEY
+from arena.services.health import (
+    HEARTBEAT_KEY,
+    POOL_STARTS_KEY,
+    SANDBOX_STARTS_KEY,
+    STARTS_KEY,
+)
 
 log = logging.getLogger(__name__)
 
@@ -122,6 +127,22 @@ def record_pool_start(node: str) -> None:
             client.expire(POOL_STARTS_KEY + node, int(HOUR) * 2)
     except Exception:  # health is a report: never let it stop a pool process
         log.debug("could not record the pool start", exc_info=True)
+
+
+def record_sandbox_starts() -> None:
+    """Add this pool process's sandbox starts since the last call to the arena's counter."""
+    from workers.launchers import SANDBOX_STARTS
+
+    count = SANDBOX_STARTS.take()
+    if not count:
+        return
+    try:
+        client = _redis()
+        if client is not None:
+            client.incrby(SANDBOX_STARTS_KEY, count)
+    except Exception:  # Redis away: keep the count for the next task
+        SANDBOX_STARTS.add(count)
+        log.debug("could not record the sandbox starts", exc_info=True)
 
 
 class Watch:

@@ -47,7 +47,13 @@ from typing import Any
 
 from workers import code_cache
 from workers.cgroups import CgroupManager
-from workers.launchers import RUNNER, compiled_file, compiled_runner, fast_codec_file
+from workers.launchers import (
+    RUNNER,
+    SANDBOX_STARTS,
+    compiled_file,
+    compiled_runner,
+    fast_codec_file,
+)
 from workers.limits import Limits, LimitsError
 from workers.sandbox_mounts import (
     ENGINE_DIR,
@@ -374,6 +380,7 @@ class BubblewrapLauncher:
     def launch(self, bot_path: Path, limits: Limits) -> subprocess.Popen[bytes]:
         if not self._checked:
             self.check()
+        SANDBOX_STARTS.add()
         if self._use_lanes:
             try:
                 return self.lanes.spawn(Path(bot_path), limits)  # type: ignore[return-value]

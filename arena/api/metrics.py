@@ -2,7 +2,8 @@
 
 Everything is read at scrape time from the database and Redis (arena/services/health.py),
 never kept in a process's memory, so any web process answers for the whole arena and the
-counters survive restarts: matches by status and purpose, forfeits, validations by outcome.
+counters survive restarts: matches by status and purpose, forfeits, validations by outcome,
+sandbox starts (added to Redis by each pool process after each task).
 """
 
 from __future__ import annotations
@@ -24,6 +25,15 @@ def _gauge(name: str, text: str, value: Any, labels: dict[str, str] | None = Non
     family = GaugeMetricFamily(name, text, labels=list(labels or {}))
     family.add_metric(list((labels or {}).values()), float(value))
     return family
+
+
+def _sandbox_starts() -> int | None:
+    try:
+        client = health._redis_client()
+        raw = client.get(health.SANDBOX_STARTS_KEY) if client is not None else None
+    except Exception:  # the broker's failure shows in arena_part_up
+        return None
+    return int(raw or 0) if client is not None else None
 
 
 class ArenaCollector(Collector):
@@ -74,6 +84,11 @@ class ArenaCollector(Collector):
         reaper = report["reaper"].get("seconds_ago")
         if reaper is not None:
             yield _gauge("arena_reaper_last_sweep_seconds", "seconds since the reaper's last sweep", reaper)  # fmt: skip
+        starts = _sandbox_starts()
+        if starts is not None:
+            family = CounterMetricFamily("arena_sandbox_starts", "bots started in a sandbox")
+            family.add_metric([], float(starts))
+            yield family
         if report["database"].get("ok"):
             yield from self._counters()
 

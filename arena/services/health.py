@@ -38,6 +38,8 @@ HEARTBEAT_KEY = "arena:heartbeat:"
 STARTS_KEY = "arena:starts:"
 POOL_STARTS_KEY = "arena:pool-starts:"
 REAPER_KEY = "arena:reaper:last"
+# Bots started in a sandbox, arena-wide, since Redis was new (a counter: INCRBY).
+SANDBOX_STARTS_KEY = "arena:sandbox-starts"
 THROUGHPUT_SECONDS = 300
 
 

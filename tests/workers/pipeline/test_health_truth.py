@@ -3,7 +3,8 @@
 Every worker killed while matches wait: /api/health/ answers 503 naming the workers, and
 200 again once a worker is back. A pool process killed with SIGKILL mid-match: the node's
 main process reaps what its sandboxes leave (no zombie stays), the pool is full again
-within 30 s, the heartbeat says so, and /metrics counts the matches that finished.
+within 30 s, the heartbeat says so, and /metrics counts the matches that finished and the
+bots started.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import pytest
 from django.test import Client, override_settings
 from prometheus_client.parser import text_string_to_metric_families
 
-from arena.services.health import HEARTBEAT_KEY
+from arena.services.health import HEARTBEAT_KEY, SANDBOX_STARTS_KEY
 from tests.workers.pipeline.conftest import wait_for_matches
 from tests.workers.pipeline.test_faults import make_matches, running_match
 from workers import tasks
@@ -81,6 +82,7 @@ def test_a_pool_process_killed_mid_match_leaves_no_zombie_and_the_pool_refills(
     start_worker, queue_name
 ):
     matches = make_matches(pairs=3, games=4)
+    starts_before = int(_redis().get(SANDBOX_STARTS_KEY) or 0)
     worker = start_worker(
         concurrency=2, isolation="sandbox", extra_env={"ARENA_HEARTBEAT_SECONDS": "1"}
     )
@@ -115,3 +117,5 @@ def test_a_pool_process_killed_mid_match_leaves_no_zombie_and_the_pool_refills(
     }
     finished = metrics[("arena_matches", (("purpose", "tournament"), ("status", "finished")))]
     assert finished == len(matches)
+    # Each of the 3 pairs' sets starts its two bots at least once, some again after the kill.
+    assert metrics[("arena_sandbox_starts", ())] - starts_before >= 6
