@@ -49,11 +49,10 @@ import soak_report  # noqa: E402  (beside this file)
 from deploy.embedded import Embedded, _free_port  # noqa: E402
 
 FAULT_KINDS = ("pool_kill", "worker_kill", "redis_restart", "postgres_restart", "worker_stop")
-SANDBOX_UIDS = range(
-    int(os.environ.get("ARENA_SANDBOX_UID_BASE", "61000")),
-    int(os.environ.get("ARENA_SANDBOX_UID_BASE", "61000"))
-    + int(os.environ.get("ARENA_SANDBOX_UIDS", "512")),
-)
+# The stack's sandboxes run on uids of their own, so that bots of a test or of another
+# arena on the same machine are never counted as this stack's leaks.
+SANDBOX_UID_BASE = int(os.environ.get("SOAK_SANDBOX_UID_BASE", "66000"))
+SANDBOX_UIDS = range(SANDBOX_UID_BASE, SANDBOX_UID_BASE + 512)
 LEASE_SECONDS = 10.0
 OUTAGE_SECONDS = 20.0
 ROLES = ("web", "worker_main", "beat", "pool", "redis", "postgres")
@@ -82,6 +81,8 @@ class Stack:
         self.env.update(
             {"ARENA_VAR_DIR": str(self.var), "PORT": str(self.port), "VENV": sys.prefix}
         )
+        self.env["ARENA_SANDBOX_UID_BASE"] = str(SANDBOX_UIDS.start)
+        self.env["ARENA_SANDBOX_UIDS"] = str(len(SANDBOX_UIDS))
         self.env.update(env_extra)
         self.embedded = Embedded(self.var)
         self.process: subprocess.Popen[bytes] | None = None
