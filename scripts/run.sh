@@ -16,13 +16,13 @@ mkdir -p "$ARENA_VAR_DIR"
 embedded_args=()
 [ -n "${CELERY_BROKER_URL:-}" ] && embedded_args+=(--no-redis)
 [ -n "${DATABASE_URL:-}" ] && embedded_args+=(--no-postgres)
-worker=
+worker= web=
 stop_all() {
     trap - EXIT INT TERM
-    if [ -n "$worker" ]; then
-        kill "$worker" 2>/dev/null || true
-        wait "$worker" 2>/dev/null || true
-    fi
+    for child in $web $worker; do
+        kill "$child" 2>/dev/null || true
+        wait "$child" 2>/dev/null || true
+    done
     "$PY" -m deploy.embedded stop "${embedded_args[@]}" || true
 }
 trap stop_all EXIT INT TERM
@@ -67,4 +67,9 @@ PORT=${PORT:-8000}
 echo "== Moon Arena on http://127.0.0.1:$PORT/  (API /api/, docs /api/docs/, admin /admin/)"
 echo "   database: ${DATABASE_URL%%://*}, broker: ${CELERY_BROKER_URL%%://*} (private ones under $ARENA_VAR_DIR/embedded unless you set them)"
 echo "   $organiser"
-"$PY" manage.py runserver --noreload "127.0.0.1:$PORT"
+# In the background, waited for: bash runs a trap only between commands, and a SIGTERM to
+# this script (systemd's stop, a supervisor) must stop everything now, not when the web
+# server happens to exit.
+"$PY" manage.py runserver --noreload "127.0.0.1:$PORT" &
+web=$!
+wait "$web"
