@@ -50,6 +50,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # A database or Redis outage answers 503 naming the part (arena/api/outages.py).
+    "arena.api.outages.AnswerOutages",
     "django.middleware.security.SecurityMiddleware",
     # Static files from the app (compressed, cached for ever under hashed names), before
     # anything that would open a session for them.

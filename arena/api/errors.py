@@ -18,6 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 import engine
+from arena.api.outages import outage_during_error, outage_response
 from arena.errors import ArenaError, QuotaExceeded
 
 
@@ -99,6 +100,9 @@ def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
+    part = outage_during_error()
+    if part is not None:
+        return outage_response(request, part)
     if request.path.startswith("/api/"):
         return JsonResponse(
             {"detail": "the server could not answer this request", "code": "server_error"},

@@ -8,8 +8,14 @@ cache: set CACHE_URL to a Redis so every web process shares them.
 
 from __future__ import annotations
 
+import logging
+
 from django.conf import settings
 from rest_framework import throttling
+
+from arena.api.outages import redis_errors
+
+log = logging.getLogger(__name__)
 
 
 class _SettingsRate:
@@ -18,6 +24,14 @@ class _SettingsRate:
     def get_rate(self) -> str | None:
         # Called by DRF's __init__, once per request.
         return settings.ARENA_THROTTLE_RATES.get(self.scope)
+
+    def allow_request(self, request, view) -> bool:
+        try:
+            return super().allow_request(request, view)  # type: ignore[misc]
+        except redis_errors() as exc:
+            # Counters unreachable (Redis restarting): the API stays open rather than down.
+            log.warning("rate limits unchecked, their cache is unavailable: %s", exc)
+            return True
 
 
 class AnonThrottle(_SettingsRate, throttling.AnonRateThrottle):
