@@ -167,20 +167,45 @@ def health_status(url: str, timeout: float = 10.0) -> int:
         return 0
 
 
-def leaked(stack: Stack) -> tuple[int, int]:
-    """(zombies, orphans): zombies in the stack's tree or run by a sandbox uid anywhere;
-    live sandbox-uid processes outside the stack's tree (escaped a dead parent)."""
-    in_tree = {proc.pid for proc in stack.tree()}
-    zombies = orphans = 0
-    for proc in psutil.process_iter(["pid", "status", "uids"]):
+def _leak_candidates(stack: Stack) -> dict[tuple[int, float], str]:
+    """(pid, start time) -> "zombie" or "orphan", as seen now (see `leaked`)."""
+    root = stack.process.pid if stack.process is not None else -1
+    found: dict[tuple[int, float], str] = {}
+    for proc in psutil.process_iter(["pid", "status", "uids", "create_time"]):
         info = proc.info
         uid = info["uids"].real if info["uids"] else -1
-        if info["status"] == psutil.STATUS_ZOMBIE:
-            if info["pid"] in in_tree or uid in SANDBOX_UIDS:
-                zombies += 1
-        elif uid in SANDBOX_UIDS and info["pid"] not in in_tree:
-            orphans += 1
-    return zombies, orphans
+        zombie = info["status"] == psutil.STATUS_ZOMBIE
+        if uid not in SANDBOX_UIDS and not zombie:
+            continue
+        # Walked now rather than from a list of the tree taken first: a bot started
+        # between the two would look like an orphan.
+        try:
+            ancestors = {parent.pid for parent in proc.parents()}
+        except psutil.Error:
+            continue
+        in_tree = root in ancestors
+        if zombie and (in_tree or uid in SANDBOX_UIDS):
+            found[(info["pid"], info["create_time"])] = "zombie"
+        elif not zombie and not in_tree:
+            found[(info["pid"], info["create_time"])] = "orphan"
+    return found
+
+
+def leaked(stack: Stack, confirm_after: float = 1.0) -> tuple[int, int]:
+    """(zombies, orphans): zombies in the stack's tree or run by a sandbox uid anywhere;
+    live sandbox-uid processes outside the stack's tree (escaped a dead parent).
+
+    Each must still be so `confirm_after` seconds later: a bot that has just exited is a
+    zombie until its parent waits for it a moment later, and the stack starts hundreds
+    of bots a minute. What lasts a second is left behind.
+    """
+    first = _leak_candidates(stack)
+    if not first:
+        return 0, 0
+    time.sleep(confirm_after)
+    second = _leak_candidates(stack)
+    kinds = [kind for key, kind in first.items() if second.get(key) == kind]
+    return kinds.count("zombie"), kinds.count("orphan")
 
 
 class Database:
