@@ -8,8 +8,9 @@
 * round trip: one `act` message and its reply through a sandboxed runner with a
   trivial bot (median of --moves), beside the same through an unsandboxed process.
 * match cost: a full match (Moonrollers when registered) between two random
-  bots, sandboxed processes including their start-up, divided by the same
-  match with the bots called in-process (sum over --matches seeds).
+  bots (or --bot, a trusted file: the baseline runs it in this process),
+  sandboxed processes including their start-up, divided by the same match
+  with the bots called in-process (sum over --matches seeds).
 * set cost: a set of N matches (two per seed, seats swapped) between two
   reference heuristic bots, and between two random bots, played as the workers
   play a set (one sandboxed process per bot for the whole set, the matches
@@ -328,7 +329,13 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--moves", type=int, default=3000, help="round trips to time")
     parser.add_argument("--matches", type=int, default=5, help="matches of each kind")
     parser.add_argument("--game", default=None, help="game for the match cost")
-    parser.add_argument("--bot", type=Path, default=RANDOM_BOT, help="bot file for the match")
+    parser.add_argument(
+        "--bot",
+        type=Path,
+        default=RANDOM_BOT,
+        help="a trusted bot file for the match cost: its in-process baseline runs the file "
+        "in this process, unsandboxed",
+    )
     parser.add_argument(
         "--set-sizes", default="1,4,16", help="comma-separated set sizes for the set cost"
     )

@@ -8,6 +8,10 @@
 
 Errors a user can cause (unknown game, bad player count, broken bot file) end
 in one line on stderr and exit status 2, never a traceback.
+
+A bot file's code runs only where its bot plays (the sandbox, unless --isolation says
+otherwise): this process reads and parses the file but never runs it, and names the
+bot by its file name.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from typing import Any
 import engine
 from bots.reference import builtin_names, builtin_path
 from bots.sdk.runner import BotLoadError, load_bot
+from bots.sdk.source import check_bot_file
 from workers.limits import Limits, LimitsError
 from workers.players import Bot, BotProcess, InProcessBot
 from workers.referee import SetMatch, play_set
@@ -71,7 +76,8 @@ def resolve_bot(spec: str, game: str) -> BotEntry:
     candidate = Path(spec)
     if candidate.is_file():
         try:
-            load_bot(str(candidate))
+            # Parsed, not loaded: loading runs the file's top level, here as the caller.
+            check_bot_file(str(candidate))
         except BotLoadError as exc:
             raise UsageError(f"bot {spec}: {exc}") from None
         return BotEntry(candidate.name, candidate, builtin=False)

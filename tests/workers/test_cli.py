@@ -79,6 +79,51 @@ def test_broken_bot_file_is_one_clear_line(tmp_path):
     one_line_error(arena("play", "--game", "moonrollers", "nobody", "random"), "neither a built-in")
 
 
+def test_play_runs_a_bot_file_only_in_the_sandbox_never_in_the_callers_process(tmp_path):
+    # The file's top level leaves a marker where the caller can see it and prints to
+    # stdout; in the sandbox the folder is not there (the write fails quietly) and the
+    # print goes to the bot's stderr, so neither may reach the caller.
+    marker = tmp_path / "ran-outside-the-sandbox"
+    bot = tmp_path / "marker_bot.py"
+    bot.write_text(
+        "print('top-level code ran here')\n"
+        "try:\n"
+        f"    open({str(marker)!r}, 'w').write('ran')\n"
+        "except OSError:\n"
+        "    pass\n"
+        "def act(observation, legal_actions):\n"
+        "    return legal_actions[0]\n"
+    )
+    done = arena("play", "--game", "moonrollers", "--games", "2", "--json", str(bot), "random")
+    assert done.returncode == 0, done.stderr
+    assert not marker.exists()
+    report = json.loads(done.stdout)
+    assert [b["name"] for b in report["bots"]] == ["marker_bot.py", "random"]
+    assert report["decisions"] > 0
+    assert [b["forfeits"] for b in report["bots"]] == [0, 0]
+
+
+def test_a_bot_file_without_act_or_bot_is_one_clear_line_without_running_it(tmp_path):
+    marker = tmp_path / "ran"
+    bot = tmp_path / "no_entry.py"
+    bot.write_text(f"open({str(marker)!r}, 'w').write('ran')\n")
+    one_line_error(
+        arena("play", "--game", "moonrollers", str(bot), "random"),
+        "defines neither act(observation, legal_actions) nor class Bot",
+    )
+    assert not marker.exists()
+
+
+def test_a_bot_file_that_fails_while_loading_forfeits_in_the_sandbox(tmp_path):
+    bot = tmp_path / "raises.py"
+    bot.write_text("1 / 0\ndef act(observation, legal_actions):\n    return legal_actions[0]\n")
+    done = arena("play", "--game", "moonrollers", "--games", "2", str(bot), "random")
+    assert done.returncode == 0, done.stderr
+    assert "raises.py last forfeit: the bot failed while loading: ZeroDivisionError" in (
+        done.stdout
+    )
+
+
 def test_unreadable_replay_is_one_clear_line(tmp_path):
     one_line_error(arena("replay", str(tmp_path / "missing.json")), "cannot read")
 
