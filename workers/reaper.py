@@ -42,6 +42,7 @@ log = logging.getLogger(__name__)
 BATCH = 500
 FALLBACK_RESEND = timedelta(minutes=10)
 MATCH_TASK = "workers.tasks.run_match"
+SET_TASK = "workers.tasks.run_set"
 
 
 def requeue_lapsed(now: datetime) -> dict[str, int]:
@@ -67,21 +68,22 @@ def requeue_lapsed(now: datetime) -> dict[str, int]:
 # ----- lost messages ---------------------------------------------------------------------------
 
 
-def _match_id(raw: bytes | str) -> int | None:
-    """The match id of one of Kombu's Redis messages for run_match, else None."""
+def _match_ids(raw: bytes | str) -> list[int]:
+    """The match ids of one of Kombu's Redis messages: run_match's one, run_set's list."""
     try:
         payload = json.loads(raw)
         if isinstance(payload, list):  # the unacked hash keeps [message, exchange, key]
             payload = payload[0]
-        if payload.get("headers", {}).get("task") != MATCH_TASK:
-            return None
+        task = payload.get("headers", {}).get("task")
+        if task not in (MATCH_TASK, SET_TASK):
+            return []
         body = payload["body"]
         if payload.get("properties", {}).get("body_encoding") == "base64":
             body = base64.b64decode(body)
-        args = json.loads(body)[0]
-        return int(args[0])
+        first = json.loads(body)[0][0]
+        return [int(first)] if task == MATCH_TASK else [int(i) for i in first]
     except (ValueError, KeyError, IndexError, TypeError, AttributeError):
-        return None
+        return []
 
 
 def matches_in_broker() -> set[int] | None:
@@ -100,10 +102,9 @@ def matches_in_broker() -> set[int] | None:
             # Kombu keeps priorities 3, 6, 9 in lists of their own beside the queue's.
             for key in (queue, *(f"{queue}\x06\x16{p}" for p in (3, 6, 9))):
                 for raw in client.lrange(key, 0, -1):
-                    found.add(_match_id(raw) or 0)
+                    found.update(_match_ids(raw))
         for raw in client.hvals("unacked"):
-            found.add(_match_id(raw) or 0)
-        found.discard(0)
+            found.update(_match_ids(raw))
         return found
     finally:
         client.close()
@@ -130,8 +131,22 @@ class OrphanScan:
         for match_id in resend:
             enqueue_match(match_id, ids[match_id])
         if resend:
-            log.warning("reaper: re-sent %d matches whose message was lost", len(resend))
+            log.warning(
+                "reaper: re-sent %d matches whose message was lost: %s", len(resend), resend[:20]
+            )
+            count_resent(len(resend))
         return len(resend)
+
+
+def count_resent(count: int) -> None:
+    """Add to the arena's count of re-sent matches (health's `reaper.resent`, /metrics)."""
+    from arena.services.health import RESENT_KEY
+    from workers.heartbeat import _redis
+
+    with contextlib.suppress(Exception):  # a report only
+        client = _redis()
+        if client is not None:
+            client.incrby(RESENT_KEY, count)
 
 
 def _resend_by_age(now: datetime) -> int:
@@ -148,6 +163,8 @@ def _resend_by_age(now: datetime) -> int:
             deadline_at=now + FALLBACK_RESEND
         )
         enqueue_match(match.pk, match.purpose)
+    if due:
+        count_resent(len(due))
     return len(due)
 
 

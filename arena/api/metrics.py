@@ -84,6 +84,13 @@ class ArenaCollector(Collector):
         reaper = report["reaper"].get("seconds_ago")
         if reaper is not None:
             yield _gauge("arena_reaper_last_sweep_seconds", "seconds since the reaper's last sweep", reaper)  # fmt: skip
+        resent = report["reaper"].get("resent")
+        if resent is not None:
+            family = CounterMetricFamily(
+                "arena_reaper_resent", "queued matches re-sent as their message was lost"
+            )
+            family.add_metric([], float(resent))
+            yield family
         starts = _sandbox_starts()
         if starts is not None:
             family = CounterMetricFamily("arena_sandbox_starts", "bots started in a sandbox")

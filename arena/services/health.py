@@ -40,6 +40,8 @@ POOL_STARTS_KEY = "arena:pool-starts:"
 REAPER_KEY = "arena:reaper:last"
 # Bots started in a sandbox, arena-wide, since Redis was new (a counter: INCRBY).
 SANDBOX_STARTS_KEY = "arena:sandbox-starts"
+# Queued matches the reaper sent again because their message was lost (a counter).
+RESENT_KEY = "arena:reaper:resent"
 THROUGHPUT_SECONDS = 300
 
 
@@ -143,6 +145,7 @@ def _heartbeats() -> dict[str, Any]:
     return {
         "nodes": nodes,
         "reaper_seconds_ago": round(time.time() - float(last), 1) if last else None,
+        "resent": int(client.get(RESENT_KEY) or 0),
     }
 
 
@@ -183,6 +186,6 @@ def check() -> tuple[bool, dict[str, Any]]:
         "broker": broker,
         "matches": matches,
         "workers": {**workers, "required": wanted, "nodes": nodes},
-        "reaper": {"seconds_ago": beats.get("reaper_seconds_ago")},
+        "reaper": {"seconds_ago": beats.get("reaper_seconds_ago"), "resent": beats.get("resent")},
     }
     return not failing, report

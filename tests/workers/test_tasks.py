@@ -187,6 +187,35 @@ def test_the_reaper_resends_a_queued_match_whose_message_is_in_no_queue(owner, s
         client.close()
 
 
+def test_the_reaper_leaves_matches_waiting_in_a_set_message_alone(owner, sent, monkeypatch):
+    """A run_set message carries a list of matches: each of them is in the broker, and
+    none is re-sent as a lone task however long it waits (the scan read only run_match)."""
+    from arena.services.health import RESENT_KEY
+    from workers import reaper, routing
+
+    monkeypatch.setenv("ARENA_QUEUE", f"reaper-test-{uuid.uuid4().hex[:8]}")
+    bots = [make_bot(owner, n, reference("random_bot.py")) for n in ("a", "b")]
+    in_set = [make_match(bots) for _ in range(3)]
+    lost = make_match(bots)
+    queue = routing.queue_for_purpose("tournament")
+    tasks.run_set.apply_async(([m.pk for m in in_set],), queue=queue)
+    import redis
+
+    client = redis.Redis.from_url(django_settings.CELERY_BROKER_URL)
+    resent_before = int(client.get(RESENT_KEY) or 0)
+    try:
+        assert {m.pk for m in in_set} <= reaper.matches_in_broker()
+        scan = reaper.OrphanScan()
+        now = timezone.now()
+        for _ in range(3):  # the lost one is re-sent at the second scan
+            scan.run(now)
+        assert sent == [lost.pk]  # the lost one only
+        assert int(client.get(RESENT_KEY) or 0) == resent_before + 1
+    finally:
+        client.delete(*routing.queue_names())
+        client.close()
+
+
 def test_two_deliveries_of_the_same_queued_match_claim_it_once(owner):
     bots = [make_bot(owner, n, reference("random_bot.py")) for n in ("a", "b")]
     match = make_match(bots)
