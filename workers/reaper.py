@@ -244,9 +244,15 @@ def _record_sweep() -> None:
 
 def start_in_beat(**_: object) -> threading.Thread:
     """Start the reaper's thread (in the beat process: workers/celery.py)."""
+    # Beat leaves the root logger to Celery's own set-up, which dropped this module's
+    # records (re-sends, requeues, outages): they go to stderr, where beat's log goes.
+    if not log.handlers:
+        handler = logging.StreamHandler(sys.__stderr__)
+        handler.setFormatter(logging.Formatter("[%(asctime)s: %(levelname)s/reaper] %(message)s"))
+        log.addHandler(handler)
+        log.setLevel(logging.INFO)
+        log.propagate = False
     thread = threading.Thread(target=run_forever, name="arena-reaper", daemon=True)
     thread.start()
-    # Beat leaves the root logger to Celery's own set-up, which may drop this module's
-    # records: say it on stderr, where beat's log goes.
-    print(f"reaper running in beat every {settings.ARENA_REAPER_SECONDS}s", file=sys.__stderr__)
+    log.info("reaper running in beat every %ss", settings.ARENA_REAPER_SECONDS)
     return thread
