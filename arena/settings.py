@@ -149,8 +149,9 @@ CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     # Replay frames (arena/services/frames.py): megabytes per match, shared by every web
     # process and kept across restarts, so on disk rather than in each process's memory.
+    # A folder that cannot be written is logged and gone without (arena/cache_backends.py).
     "frames": {
-        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "BACKEND": "arena.cache_backends.DegradingFileBasedCache",
         "LOCATION": env_str("FRAMES_CACHE_DIR", str(VAR_DIR / "cache" / "frames")),
         "TIMEOUT": None,
         "OPTIONS": {"MAX_ENTRIES": env_int("FRAMES_CACHE_ENTRIES", 2000, minimum=1)},

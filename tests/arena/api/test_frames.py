@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 from django.core.cache import caches
@@ -120,3 +121,39 @@ def test_the_schema_documents_the_frames(anonymous):
     assert "view" in schema["components"]["schemas"]["Frame"]["properties"]
     (parameter,) = [p for p in operation["parameters"] if p["name"] == "view"]
     assert parameter["in"] == "query" and "seat:N" in parameter["description"]
+
+
+@pytest.mark.parametrize("where", ["cannot-be-made", "not-a-folder"])
+def test_an_unwritable_frames_folder_answers_from_the_record(anonymous, tmp_path, settings, where):
+    """A frames cache folder that cannot be made or written is gone without, logged: the
+    frames are computed from the record each time, never a 500."""
+    if where == "cannot-be-made":
+        location = "/proc/arena-frames-cannot-be-here"
+    else:
+        (tmp_path / "frames").write_text("a file where the folder should be")
+        location = str(tmp_path / "frames")
+    settings.CACHES = {
+        **settings.CACHES,
+        "frames": {"BACKEND": "arena.cache_backends.DegradingFileBasedCache", "LOCATION": location},
+    }
+    match = recorded_match()
+    first = anonymous.get(f"/api/matches/{match.pk}/frames/")
+    again = anonymous.get(f"/api/matches/{match.pk}/frames/?view=seat:1")
+    assert first.status_code == 200 and again.status_code == 200
+    assert json.loads(again.content)["view"] == "seat:1"
+
+
+def test_the_web_server_starts_with_an_unusable_frames_folder(tmp_path):
+    """Django builds the cache (and made its folder) in its start-up checks."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "FRAMES_CACHE_DIR": "/proc/arena-frames-cannot-be-here"}
+    env.pop("DJANGO_SETTINGS_MODULE", None)
+    root = Path(__file__).resolve().parents[3]
+    checked = subprocess.run(
+        [sys.executable, "manage.py", "check"], cwd=root, env=env, capture_output=True, text=True
+    )
+    assert checked.returncode == 0, checked.stderr[-2000:]
+    assert "unusable, going without it" in checked.stderr
