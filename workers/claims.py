@@ -69,8 +69,15 @@ _READ_VERSIONS_SQL = {
 _CLAIM_SQL = (
     "UPDATE arena_match SET status = %s, claim_token = %s, claimed_at = %s, deadline_at = %s,"
     " claimed_by = %s, attempts = attempts + 1{commit_mode} WHERE id {ids}"
-    " AND (status = %s OR (status = %s AND deadline_at < %s)) RETURNING id, attempts"
+    " AND (status = %s OR (status = %s AND deadline_at < %s{restarted})) RETURNING id, attempts"
 )
+# PostgreSQL: no lease is taken over in the first lease (at most 30 s) after the server
+# started. Every lease lapses while it is down; a worker that played through the outage
+# renews within a third of a lease of its return (workers/lease.py) and records its result,
+# where a duplicate message arriving first would have taken the match over and played it
+# again.
+_NOT_JUST_RESTARTED = " AND pg_postmaster_start_time() < %s"
+RESTART_GRACE_SECONDS = 30.0
 # On PostgreSQL the claim's transaction does not wait for the disk: set_config(..., true)
 # is SET LOCAL, for that transaction alone, read when it commits.
 _UNFLUSHED = " FROM (SELECT set_config('synchronous_commit', 'off', true)) AS claim_commit"
@@ -134,6 +141,9 @@ def read_and_claim_set(match_ids: list[int]) -> list[Claim]:
         Match.Status.RUNNING,
         _db_values({"deadline_at": now})[0],
     ]
+    if together:
+        grace = min(float(settings.ARENA_LEASE_SECONDS), RESTART_GRACE_SECONDS)
+        claim_values.append(now - timedelta(seconds=grace))
     with (
         rows.pipelined(),
         rows.prepared_cursor() as reading,
@@ -146,7 +156,9 @@ def read_and_claim_set(match_ids: list[int]) -> list[Claim]:
             # SQLite: a read left unfinished keeps its snapshot, and a write on top of it
             # fails at once ("database is locked") when another worker committed since.
             found, found_versions = reading.fetchall(), versions.fetchall()
-        claiming.execute(_CLAIM_SQL.format(commit_mode=commit_mode, ids=id_sql), claim_values)
+        restarted = _NOT_JUST_RESTARTED if together else ""
+        claim_sql = _CLAIM_SQL.format(commit_mode=commit_mode, ids=id_sql, restarted=restarted)
+        claiming.execute(claim_sql, claim_values)
         if together:
             found, found_versions = reading.fetchall(), versions.fetchall()
         returned = dict(claiming.fetchall())

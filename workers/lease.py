@@ -9,8 +9,10 @@ from a daemon thread of the pool process (its own database connection), so:
   because the heartbeat missed its beats, so whatever the match's clocks charged to the
   bots meanwhile is the worker's fault: the result is discarded and the match is played
   again, free;
-- a renewal that finds the claim gone (re-queued, taken over) makes `lost()` true: the
-  result will be discarded (arena/services/results.py refuses a stale claim anyway);
+- a renewal that finds the claim taken over by another worker makes `lost()` true: the
+  result will be discarded (arena/services/results.py refuses a stale claim anyway); one
+  that finds the match back to `queued` (the database lost the claim in a crash) claims it
+  again, and the result is kept;
 - a database outage is not a lapse by itself: renewals fail and are retried, the claim
   stays this worker's until someone else takes it, and the reaper waits a lease after its
   own outage ends before it re-queues anything (workers/reaper.py), so a worker that kept
@@ -141,7 +143,32 @@ class Lease:
         if self._failing:
             self._failing = False
             self._back.set()
-        if renewed < len([i for i in ids if i in self.match_ids]):
-            self._lost = "the claim lapsed and the match was re-queued or taken over"
+        wanted = len([i for i in ids if i in self.match_ids])
+        if renewed < wanted:
+            renewed += self._claim_again(ids)
+        if renewed < wanted:
+            self._lost = "the claim lapsed and the match was taken over"
             log.warning("matches %s: %s", ids, self._lost)
         return True
+
+    def _claim_again(self, ids: list[int]) -> int:
+        """Take back this set's matches found `queued`: a claim the database lost in a
+        crash (it commits unflushed), or a match the reaper re-queued that nobody has
+        claimed since. The match is still being played here, by a worker that was not
+        paused (`interrupted()` says otherwise), so its result stays good."""
+        from arena.models import Match
+
+        now = timezone.now()
+        try:
+            taken = Match.objects.filter(pk__in=ids, status=Match.Status.QUEUED).update(
+                status=Match.Status.RUNNING,
+                claim_token=self.token,
+                claimed_at=now,
+                deadline_at=now + timedelta(seconds=self.seconds),
+            )
+        except DatabaseError:
+            connection.close()
+            return 0
+        if taken:
+            log.warning("matches %s: the claim was lost (database crash?); claimed again", ids)
+        return int(taken)

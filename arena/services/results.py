@@ -194,7 +194,7 @@ def _record(
         match, seats, ratings = _lock_match_and_ratings(match_id)
         if match.is_done():
             return Recorded(match_id, False, match.status)
-        if claim_token is not None and str(match.claim_token) != str(claim_token):
+        if _claim_taken(match, claim_token):
             log.warning("match %s: a result from a lapsed claim, discarded", match_id)
             return Recorded(match_id, False, match.status, stale_claim=True)
         _check_outcome(match, seats, outcome)
@@ -211,6 +211,19 @@ def _record(
             _try_finish_tournament(match.tournament_id)
         _touch_cached_answers(match, seats)
     return Recorded(match_id, True, Match.Status.FINISHED, challenge_id=match.challenge_id)
+
+
+def _claim_taken(match: Match, claim_token: uuid.UUID | str | None) -> bool:
+    """Whether the match is under a claim other than the one presenting this result.
+
+    A match back to `queued` holds no claim: the database lost the claim in a crash (it
+    commits without waiting for the disk, workers/claims.py) or the reaper re-queued it
+    while nobody played it. The played result is then the match's, recorded once; the
+    message that would play it again finds it finished.
+    """
+    if claim_token is None or str(match.claim_token) == str(claim_token):
+        return False
+    return match.status != Match.Status.QUEUED
 
 
 def _fill(match: Match, seats: Sequence[MatchSeat], outcome: Outcome) -> bool:

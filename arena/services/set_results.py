@@ -39,6 +39,7 @@ from arena.services.results import (
     Outcome,
     Recorded,
     _check_outcome,
+    _claim_taken,
     _fill,
     _is_cooperative,
     _json,
@@ -133,7 +134,7 @@ def record_set(
             if match.is_done():
                 done.append(Recorded(match_id, False, match.status))
                 continue
-            if claim_token is not None and str(match.claim_token) != str(claim_token):
+            if _claim_taken(match, claim_token):
                 log.warning("match %s: a result from a lapsed claim, discarded", match_id)
                 done.append(
                     Recorded(
