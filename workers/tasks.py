@@ -236,13 +236,13 @@ def _said(done: Recorded) -> str:
 
 def _log_recorded(match: Match, done: Recorded) -> None:
     end = attempts.ending(done)
-    if end is not None:
+    if end is not None and not done.attempt_logged:
         attempts.log_attempt(match, *end)
 
 
 def _record(match: Match, outcome: MatchOutcome, pending: list[Match], seconds: float) -> str:
     try:
-        done = record_result(match.pk, match.claim_token, outcome)
+        done = record_result(match.pk, match.claim_token, outcome, claim=match)
     except DatabaseError:
         _give_back(pending)
         raise

@@ -87,7 +87,12 @@ class _MissingRows(Exception):
             )
 
 
-def record_result(match_id: int, claim_token: uuid.UUID | str | None, outcome: Outcome) -> Recorded:
+def record_result(
+    match_id: int,
+    claim_token: uuid.UUID | str | None,
+    outcome: Outcome,
+    claim: Match | None = None,
+) -> Recorded:
     """Store a finished match and move the ratings of its bots, exactly once.
 
     A result presented with a claim token that is no longer the match's (its lease
@@ -101,10 +106,14 @@ def record_result(match_id: int, claim_token: uuid.UUID | str | None, outcome: O
     is rolled back, the rows are created on their own, and it runs again. Creating
     rows inside the locking transaction could deadlock two workers that each lock one
     existing row and wait on the other's new one.
+
+    With `claim` (the worker's match, carrying its claim), the claim's attempt is written
+    in the same transaction (`attempt_logged`): a worker lost between the result's commit
+    and a write of its own left a recorded result with no attempt.
     """
     for _ in range(3):
         try:
-            recorded = _record(match_id, claim_token, outcome)
+            recorded = _record(match_id, claim_token, outcome, claim=claim)
         except _MissingRows as missing:
             missing.create()
             continue
@@ -183,6 +192,7 @@ def _record(
     claim_token: uuid.UUID | str | None,
     outcome: Outcome,
     savepoint: bool = True,
+    claim: Match | None = None,
 ) -> Recorded:
     writer = _writer()
     # Two round trips with the one-statement writer: BEGIN and both locks, then the
@@ -196,7 +206,11 @@ def _record(
             return Recorded(match_id, False, match.status)
         if _claim_taken(match, claim_token):
             log.warning("match %s: a result from a lapsed claim, discarded", match_id)
-            return Recorded(match_id, False, match.status, stale_claim=True)
+            stale = Recorded(
+                match_id, False, match.status, stale_claim=True, attempt_logged=claim is not None
+            )
+            _log_attempt_with(claim, stale)
+            return stale
         _check_outcome(match, seats, outcome)
         cooperative = _is_cooperative(match.game)
         rated = _fill(match, seats, outcome)
@@ -210,7 +224,29 @@ def _record(
             standings.add_match(match.tournament_id, seats, match.result)
             _try_finish_tournament(match.tournament_id)
         _touch_cached_answers(match, seats)
-    return Recorded(match_id, True, Match.Status.FINISHED, challenge_id=match.challenge_id)
+        recorded = Recorded(
+            match_id,
+            True,
+            Match.Status.FINISHED,
+            challenge_id=match.challenge_id,
+            attempt_logged=claim is not None,
+        )
+        _log_attempt_with(claim, recorded)
+    return recorded
+
+
+def _log_attempt_with(claim: Match | None, recorded: Recorded) -> None:
+    """The claim's attempt, in the recording's transaction (and pipeline, on PostgreSQL)."""
+    from arena.services import attempts
+
+    end = attempts.ending(recorded) if claim is not None else None
+    if claim is None or end is None:
+        return
+    if connection.vendor == "postgresql":
+        with rows.prepared_cursor() as cursor:
+            attempts.insert_attempts(cursor, [(claim, *end)])
+    else:
+        attempts.log_attempt(claim, *end)
 
 
 def _claim_taken(match: Match, claim_token: uuid.UUID | str | None) -> bool:

@@ -268,6 +268,19 @@ def test_a_result_from_a_lapsed_claim_is_discarded(owner):
     assert record_result(match.pk, second.claim_token, outcome).recorded
 
 
+def test_a_recorded_result_carries_its_attempt_in_the_same_commit(owner):
+    """The attempt is written with the result, not after it: a worker lost between the
+    two left a recorded match with no attempt."""
+    bots = [make_bot(owner, n, reference("random_bot.py")) for n in ("a", "b")]
+    match = make_match(bots)
+    claim, seats, _ = tasks.read_and_claim(match.pk)
+    outcome = tasks.play_claimed(claim, seats)
+    done = record_result(match.pk, claim.claim_token, outcome, claim=claim)
+    assert done.recorded and done.attempt_logged
+    (attempt,) = MatchAttempt.objects.filter(match=match)
+    assert (attempt.outcome, attempt.claim_token) == ("recorded", claim.claim_token)
+
+
 def test_a_referee_crash_fails_the_match_with_the_reason(owner, monkeypatch):
     def broken_referee(*args, **kwargs):
         raise KeyError("deck")
