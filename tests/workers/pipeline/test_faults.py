@@ -1,9 +1,9 @@
 """Faults with real processes: workers killed or paused mid-match, duplicate deliveries,
 the broker and the database restarted.
 
-Real `celery -A workers worker` nodes play slowed-down Moonrollers matches (each bot waits a
-little on every move, so a fault lands mid-match), and a real `celery -A workers beat` runs
-the reaper (workers/reaper.py). Leases are short (ARENA_LEASE_SECONDS=2). After each fault:
+Real `celery -A workers worker` nodes, each bot in the real sandbox as in production, play
+slowed-down Moonrollers matches (each bot waits a little on every move, so a fault lands
+mid-match), and a real `celery -A workers beat` runs the reaper (workers/reaper.py). Leases are short (ARENA_LEASE_SECONDS=2). After each fault:
 every match is finished and rated exactly once, the ratings equal a recomputation in the
 order the results were recorded, no seat carries a forfeit (the bots did nothing wrong),
 and the match hit by the fault was claimed again within the bound (lease + 30 s) after the
@@ -165,7 +165,7 @@ def reclaimed_after(match_id: int, fault_at: datetime) -> float:
 def test_a_pool_process_killed_mid_match_is_played_again_within_seconds(start_worker, start_beat):
     matches = make_matches(2)
     ids = [m.pk for m in matches]
-    worker = start_worker(concurrency=1, extra_env=FAULT_ENV)
+    worker = start_worker(concurrency=1, isolation="sandbox", extra_env=FAULT_ENV)
     start_beat()
     for match_id in ids:
         tasks.enqueue_match(match_id)
@@ -191,12 +191,12 @@ def test_a_pool_process_killed_mid_match_is_played_again_within_seconds(start_wo
 def test_a_worker_node_killed_mid_match_is_replayed_by_another_node(start_worker, start_beat):
     matches = make_matches(2)
     ids = [m.pk for m in matches]
-    doomed = start_worker(concurrency=1, extra_env=FAULT_ENV)
+    doomed = start_worker(concurrency=1, isolation="sandbox", extra_env=FAULT_ENV)
     start_beat()
     for match_id in ids:
         tasks.enqueue_match(match_id)
     running_match()
-    survivor = start_worker(concurrency=1, extra_env=FAULT_ENV)
+    survivor = start_worker(concurrency=1, isolation="sandbox", extra_env=FAULT_ENV)
     # Killed while its pool process plays a match (claims name the pool process's pid);
     # the survivor is playing one of its own by then.
     (pool,) = children(doomed.process.pid)
@@ -232,7 +232,7 @@ def doomed_match(pool: int) -> Match | None:
 def test_a_worker_paused_past_the_match_limit_charges_no_bot(start_worker, start_beat):
     matches = make_matches(1, games=2)
     ids = [m.pk for m in matches]
-    paused = start_worker(concurrency=1, extra_env=FAULT_ENV)
+    paused = start_worker(concurrency=1, isolation="sandbox", extra_env=FAULT_ENV)
     start_beat()
     for match_id in ids:
         tasks.enqueue_match(match_id)
@@ -240,7 +240,7 @@ def test_a_worker_paused_past_the_match_limit_charges_no_bot(start_worker, start
     time.sleep(0.5)
     os.killpg(paused.process.pid, signal.SIGSTOP)
     fault_at = timezone.now()
-    other = start_worker(concurrency=1, extra_env=FAULT_ENV)
+    other = start_worker(concurrency=1, isolation="sandbox", extra_env=FAULT_ENV)
     try:
         # Paused longer than the match's own limit and than its lease.
         time.sleep(MATCH_SECONDS + 3.0)
@@ -260,7 +260,9 @@ def test_a_worker_paused_past_the_match_limit_charges_no_bot(start_worker, start
 def test_duplicate_deliveries_play_and_rate_each_match_once(start_worker, start_beat):
     matches = make_matches(2)
     ids = [m.pk for m in matches]
-    workers = [start_worker(concurrency=1, extra_env=FAULT_ENV) for _ in range(2)]
+    workers = [
+        start_worker(concurrency=1, isolation="sandbox", extra_env=FAULT_ENV) for _ in range(2)
+    ]
     start_beat()
     for _ in range(3):
         for match_id in ids:
@@ -282,7 +284,9 @@ def test_a_broker_restart_loses_no_match(start_worker, start_beat, tmp_path, per
         env = {**FAULT_ENV, "CELERY_BROKER_URL": broker.url, "ARENA_ORPHAN_SCAN_SECONDS": "1"}
         matches = make_matches(2)
         ids = [m.pk for m in matches]
-        workers = [start_worker(concurrency=1, extra_env=env) for _ in range(2)]
+        workers = [
+            start_worker(concurrency=1, isolation="sandbox", extra_env=env) for _ in range(2)
+        ]
         # Nothing is sent from here: the reaper finds the queued matches without a message
         # (as after a send while the broker was down) and sends them.
         start_beat(env)
@@ -350,7 +354,7 @@ def test_a_database_restart_keeps_played_results(own_database, start_worker, sta
     matches = make_matches(3, games=4)
     ids = [m.pk for m in matches]
     env = {**FAULT_ENV, "ARENA_ORPHAN_SCAN_SECONDS": "1"}
-    workers = [start_worker(concurrency=1, extra_env=env) for _ in range(2)]
+    workers = [start_worker(concurrency=1, isolation="sandbox", extra_env=env) for _ in range(2)]
     start_beat(env)
     # The first pair's games as one set (one process per bot for the four), the rest alone.
     tasks.enqueue_matches(ids[:4], Match.Purpose.LADDER)
@@ -369,7 +373,7 @@ def test_a_database_restart_keeps_played_results(own_database, start_worker, sta
     fault_at = timezone.now()
     # A node started while the database is down takes the queued matches' messages: each
     # claim fails and is retried with backoff.
-    workers.append(start_worker(concurrency=1, extra_env=env))
+    workers.append(start_worker(concurrency=1, isolation="sandbox", extra_env=env))
     time.sleep(max(0.0, down - (timezone.now() - fault_at).total_seconds()))
     own_database.start()
     back_at = timezone.now()
