@@ -19,6 +19,7 @@ from django.utils import timezone
 
 import engine
 from arena.errors import Conflict
+from arena.stored_text import clean_text
 
 
 class Bot(models.Model):
@@ -143,6 +144,8 @@ class BotVersion(models.Model):
         stays immutable: only the validation columns are written.
         """
         outcome = self.Validation.READY if reason is None else self.Validation.REJECTED
+        # The reason quotes the bot (its forfeit, the end of its stderr).
+        reason = None if reason is None else clean_text(reason)
         now = timezone.now()
         settled = BotVersion.objects.filter(pk=self.pk, validation=self.Validation.PENDING).update(
             validation=outcome, validation_error=reason or "", validated_at=now
