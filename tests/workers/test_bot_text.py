@@ -5,7 +5,8 @@ ends in a result: its stderr, its own "error" reply, an exception raised in `act
 match key quoted back in its forfeit reason. The match is played in the real bubblewrap
 sandbox by `execute_match`/`execute_set` and recorded on the real database: the result is
 stored with the text cleaned (arena/stored_text.py), never retried as if the database were
-down, and the bot that wrote it is the one that forfeits.
+down, and the bot that wrote it is the one that forfeits. And a value the database refuses
+for another reason (a data error) fails the match with why, at once: it is not an outage.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import connection
 
 from arena.models import Bot, Match, MatchAttempt, MatchSeat, Rating
 from workers import tasks
@@ -150,3 +152,61 @@ def test_a_lone_surrogate_as_the_match_key_ends_as_the_forgers_forfeit(owner):
     assert forged.forfeit_reason and forged.rank == 2
     assert match.seats.get(seat=1).forfeit_reason == "" and match.seats.get(seat=1).rank == 1
     assert Rating.objects.get(bot=forger).rating < 1500 < Rating.objects.get(bot=rand).rating
+
+
+REFUSED = "refused-by-the-database"
+
+
+@pytest.fixture
+def refusing_database(request):
+    """The database refuses a seat whose stderr holds REFUSED, with the given SQLSTATE
+    (a trigger: the real server's error, as a constraint or a bad value raises it)."""
+    code = request.param
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"""
+            CREATE FUNCTION arena_test_refuse() RETURNS trigger AS $$
+            BEGIN
+                IF NEW.stderr LIKE '%{REFUSED}%' THEN
+                    RAISE EXCEPTION 'stderr refused' USING ERRCODE = '{code}';
+                END IF;
+                RETURN NEW;
+            END $$ LANGUAGE plpgsql;
+            CREATE TRIGGER arena_test_refuse BEFORE UPDATE ON arena_matchseat
+                FOR EACH ROW EXECUTE FUNCTION arena_test_refuse();
+            """
+        )
+    yield code
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "DROP TRIGGER arena_test_refuse ON arena_matchseat; DROP FUNCTION arena_test_refuse();"
+        )
+
+
+# Committed as a worker commits: the task's own connection handling (close_old_connections
+# before each task) needs a connection outside a test's transaction.
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(
+    "refusing_database",
+    ["22000", "23514"],  # data_exception (DataError), check_violation (IntegrityError)
+    ids=["DataError", "IntegrityError"],
+    indirect=True,
+)
+def test_a_value_the_database_refuses_fails_the_match_at_once_and_is_no_outage(
+    owner, refusing_database
+):
+    """Not waited for as an outage (the retry budget, 3 s here, 600 s in production), not
+    given back to be played again, not retried by the task: the match fails with why, in
+    its first attempt."""
+    source = f"import sys\nsys.stderr.write('{REFUSED}\\n')\n".encode() + RANDOM_BOT
+    refused, rand = make_bot(owner, "refused", source), make_bot(owner, "random", RANDOM_BOT)
+    match = make_match([refused, rand])
+    result = tasks.run_match.apply((match.pk,))
+    assert result.get() == "failed" and result.state == "SUCCESS"
+    match.refresh_from_db()
+    assert match.status == Match.Status.FAILED and not match.rated
+    assert match.error.startswith("the result could not be recorded: ")
+    assert "stderr refused" in match.error
+    assert match.attempts == 1 and match.requeues == 0
+    assert [a.outcome for a in MatchAttempt.objects.filter(match=match)] == ["failed"]
+    assert not Rating.objects.filter(games__gt=0).exists()
