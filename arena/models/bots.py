@@ -116,6 +116,9 @@ class BotVersion(models.Model):
     # Why the smoke match refused it (shown to the bot's owner only: it may hold stderr).
     validation_error = models.TextField(blank=True, default="")
     validated_at = models.DateTimeField(null=True, blank=True)
+    # Smoke matches started for it (arena/services/validation.py): a version is settled
+    # within ARENA_VALIDATION_ATTEMPTS of them, whatever keeps failing.
+    validation_attempts = models.PositiveSmallIntegerField(default=0, db_default=0)
 
     class Meta:
         ordering = ["bot", "number"]
@@ -136,6 +139,19 @@ class BotVersion(models.Model):
 
     def is_ready(self) -> bool:
         return self.validation == self.Validation.READY
+
+    def try_start_validation(self) -> int | None:
+        """Count one more smoke match for a pending version: its number, None if settled.
+
+        Committed before the match is played, so an attempt whose worker is lost counts.
+        """
+        started = BotVersion.objects.filter(pk=self.pk, validation=self.Validation.PENDING).update(
+            validation_attempts=models.F("validation_attempts") + 1
+        )
+        if not started:
+            return None
+        self.refresh_from_db(fields=["validation_attempts"])
+        return self.validation_attempts
 
     def try_settle(self, reason: str | None) -> bool:
         """Mark a pending version ready (reason None) or rejected; False if already settled.
