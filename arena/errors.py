@@ -1,9 +1,12 @@
 """Domain errors raised by models and services; arena/api/errors.py maps them to HTTP codes.
 
-Each class names the HTTP status it stands for, so views never translate by hand.
+Each class names the HTTP status it stands for, so views never translate by hand. Also which
+database errors are an outage to wait for (`is_database_outage`) and which are bugs.
 """
 
 from __future__ import annotations
+
+from django.db import InterfaceError, OperationalError
 
 
 class ArenaError(Exception):
@@ -77,3 +80,14 @@ class QuotaExceeded(ArenaError):
         self.retry_after = retry_after
         if retry_after is not None:
             self.status = 429
+
+
+# The database errors that mean it cannot be reached or cannot work now (down, restarting,
+# its disk full, a lock or a serialisation conflict): worth waiting for. Every other
+# DatabaseError (DataError, IntegrityError, ProgrammingError, InternalError) is a statement
+# the database refused, which fails the same way again: a bug, recorded, never retried.
+DATABASE_OUTAGES: tuple[type[Exception], ...] = (OperationalError, InterfaceError)
+
+
+def is_database_outage(exc: BaseException) -> bool:
+    return isinstance(exc, DATABASE_OUTAGES)

@@ -300,6 +300,9 @@ ARENA_PIN_MATCH_CPU = env_bool("ARENA_PIN_MATCH_CPU", True)
 ARENA_SMOKE_TEST = env_str("ARENA_SMOKE_TEST", "workers.smoke.smoke_test")
 # enqueue_validation(version_id) sends a version's smoke match to the validation queue.
 ARENA_ENQUEUE_VALIDATION = env_str("ARENA_ENQUEUE_VALIDATION", "workers.tasks.enqueue_validation")
+# Smoke matches started for one version at most: one that cannot run (the sandbox down, a
+# worker lost mid-match) is tried again until the last, which rejects the version, saying why.
+ARENA_VALIDATION_ATTEMPTS = env_int("ARENA_VALIDATION_ATTEMPTS", 6, minimum=1)
 # Quotas: bots a user may own, versions of one bot in any 24 hours (MAX_BOT_BYTES: size).
 ARENA_MAX_BOTS_PER_USER = env_int("ARENA_MAX_BOTS_PER_USER", 20, minimum=1)
 ARENA_MAX_VERSIONS_PER_BOT_PER_DAY = env_int("ARENA_MAX_VERSIONS_PER_BOT_PER_DAY", 20, minimum=1)

@@ -6,6 +6,10 @@ from 1 s, capped at ARENA_RETRY_CAP_SECONDS, for ARENA_RETRY_TOTAL_SECONDS in al
 and 600 s by default: 1, 2, 4, 8, then every 15 s, 43 retries). A task that cannot claim
 its matches retries through Celery (`retry_delay`, `retries_in_budget`); a worker holding
 played results retries their write in place (`when_database_is_back`).
+
+Only an outage (`OUTAGES`: the database cannot be reached or cannot work now) is waited
+for. A statement the database refuses (DataError, IntegrityError, ...) would be refused
+again: it is raised at once, for the caller to record as the bug it is.
 """
 
 from __future__ import annotations
@@ -17,8 +21,9 @@ from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
-from django.db import DatabaseError, connection
+from django.db import connection
 
+from arena.errors import DATABASE_OUTAGES as OUTAGES
 from workers.lease import Lease
 
 log = logging.getLogger(__name__)
@@ -37,7 +42,7 @@ def when_database_is_back(write: Callable[[], Any], lease: Lease, first_id: int)
     for retry in itertools.count():
         try:
             return write()
-        except DatabaseError as exc:
+        except OUTAGES as exc:
             if time.monotonic() > budget or lease.lost():
                 raise
             wait = min(retry_delay(retry), max(0.0, budget - time.monotonic()))

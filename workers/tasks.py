@@ -49,7 +49,7 @@ from workers.claims import (
 )
 from workers.lease import Lease
 from workers.limits import Limits
-from workers.outages import retries_in_budget, retry_delay, when_database_is_back
+from workers.outages import OUTAGES, retries_in_budget, retry_delay, when_database_is_back
 from workers.referee import MatchOutcome
 from workers.set_play import (  # noqa: F401  (the launcher and set play, used from here)
     InfrastructureFault,
@@ -80,8 +80,9 @@ def execute_set(match_ids: list[int]) -> list[str]:
     Each match is claimed, recorded and rated on its own: "recorded", "duplicate" (done
     by another delivery meanwhile), "skipped" (not queued), "missing" or "failed".
     Matches of different games or limits (not a set's usual case) are played as
-    separate sets. Raises InfrastructureFault or DatabaseError (for a retry) after giving
-    back the claims of every match it has not recorded.
+    separate sets. Raises InfrastructureFault or a database outage (`OUTAGES`, for a retry)
+    after giving back the claims of every match it has not recorded; any other database
+    error fails the match it happened to, with the error.
     """
     unique = list(dict.fromkeys(int(match_id) for match_id in match_ids))
     claims = read_and_claim_set(unique)
@@ -131,7 +132,7 @@ def _play_groups(
                 verdict[match.pk] = _fail(match, str(exc))
                 pending.remove(match)
             continue
-        except (InfrastructureFault, DatabaseError):
+        except (InfrastructureFault, *OUTAGES):
             _give_back(pending)
             raise
         except OSError as exc:
@@ -190,10 +191,12 @@ def _record_set(
         done = when_database_is_back(
             lambda: record_results(items, claims=played), lease, played[0].pk
         )
-    except DatabaseError:
+    except OUTAGES:
         _give_back(pending)
         raise
     except Exception:
+        # A data error too (a value the database refuses): one by one, the match it
+        # belongs to fails with it and the others are recorded.
         log.exception("set %s: recording the matches one by one", [m.pk for m in played])
         return [(m, o, None) for m, o in zip(played, outcomes, strict=True)]
     # The set's attempts went with its results (`attempt_logged`) unless the set was
@@ -243,10 +246,11 @@ def _log_recorded(match: Match, done: Recorded) -> None:
 def _record(match: Match, outcome: MatchOutcome, pending: list[Match], seconds: float) -> str:
     try:
         done = record_result(match.pk, match.claim_token, outcome, claim=match)
-    except DatabaseError:
+    except OUTAGES:
         _give_back(pending)
         raise
     except Exception as exc:
+        # Not an outage (a bug, or a value the database refuses): waiting would not help.
         pending.remove(match)
         log.exception("match %s: result not recorded", match.pk)
         return _fail(match, describe_failure(exc, "the result could not be recorded"))
@@ -334,7 +338,7 @@ def _retry(task: Any, what: str, exc: Exception) -> Exception:
 def run_match(self: Any, match_id: int) -> str:
     try:
         return execute_match(match_id)
-    except (InfrastructureFault, DatabaseError) as exc:
+    except (InfrastructureFault, *OUTAGES) as exc:
         raise _retry(self, f"match {match_id}", exc) from exc
 
 
@@ -345,7 +349,7 @@ def run_set(self: Any, match_ids: list[int]) -> list[str]:
     A retry claims again only what is still queued: recorded matches are skipped."""
     try:
         return execute_set(list(match_ids))
-    except (InfrastructureFault, DatabaseError) as exc:
+    except (InfrastructureFault, *OUTAGES) as exc:
         raise _retry(self, f"set {match_ids}", exc) from exc
 
 

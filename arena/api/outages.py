@@ -12,9 +12,10 @@ import logging
 import sys
 from collections.abc import Callable
 
-from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
+
+from arena.errors import is_database_outage
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +38,7 @@ def part_down(exc: BaseException | None) -> str | None:
     """The part an exception says is unreachable ("database", "broker"), or None."""
     if exc is None:
         return None
-    if isinstance(exc, OperationalError | InterfaceError):
+    if is_database_outage(exc):
         return "database"
     if isinstance(exc, redis_errors() + _broker_errors()):
         return "broker"

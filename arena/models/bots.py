@@ -19,6 +19,7 @@ from django.utils import timezone
 
 import engine
 from arena.errors import Conflict
+from arena.stored_text import clean_text
 
 
 class Bot(models.Model):
@@ -115,6 +116,9 @@ class BotVersion(models.Model):
     # Why the smoke match refused it (shown to the bot's owner only: it may hold stderr).
     validation_error = models.TextField(blank=True, default="")
     validated_at = models.DateTimeField(null=True, blank=True)
+    # Smoke matches started for it (arena/services/validation.py): a version is settled
+    # within ARENA_VALIDATION_ATTEMPTS of them, whatever keeps failing.
+    validation_attempts = models.PositiveSmallIntegerField(default=0, db_default=0)
 
     class Meta:
         ordering = ["bot", "number"]
@@ -136,6 +140,19 @@ class BotVersion(models.Model):
     def is_ready(self) -> bool:
         return self.validation == self.Validation.READY
 
+    def try_start_validation(self) -> int | None:
+        """Count one more smoke match for a pending version: its number, None if settled.
+
+        Committed before the match is played, so an attempt whose worker is lost counts.
+        """
+        started = BotVersion.objects.filter(pk=self.pk, validation=self.Validation.PENDING).update(
+            validation_attempts=models.F("validation_attempts") + 1
+        )
+        if not started:
+            return None
+        self.refresh_from_db(fields=["validation_attempts"])
+        return self.validation_attempts
+
     def try_settle(self, reason: str | None) -> bool:
         """Mark a pending version ready (reason None) or rejected; False if already settled.
 
@@ -143,6 +160,8 @@ class BotVersion(models.Model):
         stays immutable: only the validation columns are written.
         """
         outcome = self.Validation.READY if reason is None else self.Validation.REJECTED
+        # The reason quotes the bot (its forfeit, the end of its stderr).
+        reason = None if reason is None else clean_text(reason)
         now = timezone.now()
         settled = BotVersion.objects.filter(pk=self.pk, validation=self.Validation.PENDING).update(
             validation=outcome, validation_error=reason or "", validated_at=now

@@ -22,6 +22,8 @@ from django.db import models
 from django.db.models import Case, Exists, F, OuterRef, Q, Value, When
 from django.utils import timezone
 
+from arena.stored_text import clean_text
+
 
 class MatchQuerySet(models.QuerySet):
     def stuck(self, now: datetime | None = None) -> MatchQuerySet:
@@ -215,7 +217,7 @@ class Match(models.Model):
         """
         now = now or timezone.now()
         claim = (self.claim_token, self.claimed_by, self.claimed_at)
-        reason = reason or f"the lease of {self.claimed_by or 'its worker'} lapsed"
+        reason = clean_text(reason or f"the lease of {self.claimed_by or 'its worker'} lapsed")
         paused = Match.objects.filter(pk=OuterRef("pk"), tournament__status="paused")
         requeued = Match.objects.filter(
             pk=self.pk,
@@ -276,7 +278,7 @@ class Match(models.Model):
         if claim_token is not None:
             condition &= Q(claim_token=claim_token)
         failed = Match.objects.filter(condition).update(
-            status=self.Status.FAILED, error=error, finished_at=timezone.now()
+            status=self.Status.FAILED, error=clean_text(error), finished_at=timezone.now()
         )
         if failed:
             self.refresh_from_db(fields=["status", "error", "finished_at"])

@@ -20,8 +20,10 @@ from django.utils import timezone
 
 from arena.models import Match, MatchAttempt, Tournament
 from arena.services import rows
+from arena.stored_text import REASON_CHARS, clean_text
 
-MAX_DETAIL_CHARS = 4000
+# An attempt's detail and a match's last fault may quote a bot: they are stored clean.
+MAX_DETAIL_CHARS = REASON_CHARS
 
 
 def log_attempt(
@@ -42,7 +44,7 @@ def _attempt(match: Match, outcome: str, detail: str, ended_at: datetime) -> Mat
         started_at=match.claimed_at,
         ended_at=ended_at,
         outcome=outcome,
-        detail=detail[:MAX_DETAIL_CHARS],
+        detail=clean_text(detail, MAX_DETAIL_CHARS),
     )
 
 
@@ -78,7 +80,7 @@ def insert_attempts(cursor: Any, ended: Sequence[tuple[Match, str, str]]) -> Non
         [match.claimed_by or "" for match, _, _ in ended],
         [match.claimed_at for match, _, _ in ended],
         [outcome for _, outcome, _ in ended],
-        [detail[:MAX_DETAIL_CHARS] for _, _, detail in ended],
+        [clean_text(detail, MAX_DETAIL_CHARS) for _, _, detail in ended],
     ]
     cursor.execute(_INSERT_ATTEMPTS_SQL, params)
 
@@ -113,7 +115,7 @@ def release_for_replay(match: Match, token: uuid.UUID | None, outcome: str, reas
             deadline_at=None,
             claimed_by="",
             requeues=F("requeues") + 1,
-            last_infra_error=reason[:MAX_DETAIL_CHARS],
+            last_infra_error=clean_text(reason, MAX_DETAIL_CHARS),
         )
         if released:
             # Otherwise whoever took the claim over has kept it as lapsed already.

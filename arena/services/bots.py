@@ -35,6 +35,7 @@ from arena.errors import (
 )
 from arena.models import Bot, BotVersion, Rating
 from arena.services import validation
+from arena.stored_text import clean_text
 
 log = logging.getLogger(__name__)
 
@@ -269,6 +270,7 @@ def require_owner(bot: Bot, user, verb: str) -> None:
 
 
 def _clean_filename(filename: str) -> str:
-    # Keep only the last path component: browsers and curl may send a full path.
+    # Keep only the last path component: browsers and curl may send a full path. The
+    # name is the uploader's text, stored: no NUL, no lone surrogate (arena/stored_text.py).
     base = filename.replace("\\", "/").rsplit("/", 1)[-1].strip()
-    return base[:255] or "bot.py"
+    return clean_text(base, 255) or "bot.py"

@@ -29,12 +29,9 @@ import engine
 from arena.models import GameRating, Match, MatchSeat, Rating, RatingChange, Tournament
 from arena.ratings import rate_cooperative, rate_ranked, seat_outcome
 from arena.services import challenges, response_cache, rounds, rows, standings
+from arena.stored_text import REASON_CHARS, STDERR_CHARS, clean_json, clean_text
 
 log = logging.getLogger(__name__)
-
-# Bounds on what a bot's stderr and a failure message may put in the database.
-MAX_STDERR_CHARS = 64 * 1024
-MAX_ERROR_CHARS = 4000
 
 
 _RATING_FIELDS_COUNTED = ["games", "wins", "draws", "losses", "score_total", "successes"]
@@ -263,10 +260,16 @@ def _claim_taken(match: Match, claim_token: uuid.UUID | str | None) -> bool:
 
 
 def _fill(match: Match, seats: Sequence[MatchSeat], outcome: Outcome) -> bool:
-    """Put the outcome on the match and its seats (in memory); whether it is rated."""
+    """Put the outcome on the match and its seats (in memory); whether it is rated.
+
+    The bots' text (forfeit reasons, stderr) goes through `clean_text` here: one NUL or
+    lone surrogate from a bot must not make the whole result unwritable."""
+    forfeits = {seat: clean_text(reason) for seat, reason in outcome.forfeits.items()}
     match.status = Match.Status.FINISHED
     match.record = outcome.record
-    match.result = _result_summary(outcome)
+    if "forfeits" in outcome.record:
+        match.record = {**outcome.record, "forfeits": _forfeits_by_seat(forfeits)}
+    match.result = _result_summary(outcome, forfeits)
     match.decisions = outcome.decisions
     match.duration_seconds = round(float(outcome.seconds), 6)
     match.error = ""
@@ -276,9 +279,9 @@ def _fill(match: Match, seats: Sequence[MatchSeat], outcome: Outcome) -> bool:
     for seat in seats:
         seat.rank = outcome.ranks[seat.seat]
         seat.score = outcome.scores[seat.seat]
-        seat.forfeit_reason = outcome.forfeits.get(seat.seat, "")[:MAX_ERROR_CHARS]
+        seat.forfeit_reason = forfeits.get(seat.seat, "")
         stderr = outcome.stderr[seat.seat] if seat.seat < len(outcome.stderr) else ""
-        seat.stderr = (stderr or "")[:MAX_STDERR_CHARS]
+        seat.stderr = clean_text(stderr or "", STDERR_CHARS)
     return match.rated
 
 
@@ -289,7 +292,8 @@ def record_failure(match_id: int, claim_token: uuid.UUID | str | None, error: st
         if match.is_done():
             return Recorded(match_id, False, match.status)
         match.status = Match.Status.FAILED
-        match.error = error[:MAX_ERROR_CHARS]
+        # A failure's message may quote a bot (an exception's text, a reply).
+        match.error = clean_text(error, REASON_CHARS)
         match.finished_at = timezone.now()
         match.save(update_fields=["status", "error", "finished_at"])
         _try_finish_tournament(match.tournament_id)
@@ -345,12 +349,16 @@ def _is_cooperative(game_name: str) -> bool:
     return engine.get_game(game_name).cooperative
 
 
-def _result_summary(outcome: Outcome) -> dict[str, Any]:
+def _result_summary(outcome: Outcome, forfeits: dict[int, str]) -> dict[str, Any]:
     summary = dict(outcome.result)
     summary["ranks"] = list(outcome.ranks)
     summary["scores"] = list(outcome.scores)
-    summary["forfeits"] = {str(seat): reason for seat, reason in sorted(outcome.forfeits.items())}
+    summary["forfeits"] = _forfeits_by_seat(forfeits)
     return summary
+
+
+def _forfeits_by_seat(forfeits: dict[int, str]) -> dict[str, str]:
+    return {str(seat): reason for seat, reason in sorted(forfeits.items())}
 
 
 # The locking reads are written out (arena/services/rows.py says why); only the columns
@@ -545,9 +553,14 @@ def _json(value: Any) -> str | None:
     if value is None:
         return None
     try:
-        return orjson.dumps(value).decode()
-    except TypeError:  # integers past 64 bits, non-string keys
-        return json.dumps(value)
+        text = orjson.dumps(value)
+    except TypeError:  # integers past 64 bits, non-string keys, a lone surrogate
+        return json.dumps(clean_json(value))
+    if b"\\u0000" in text:
+        # jsonb refuses an escaped NUL too. `_fill` cleans what bots wrote; this catches a
+        # string that came another way (a scan of the bytes costs ~1 us a record).
+        return orjson.dumps(clean_json(value)).decode()
+    return text.decode()
 
 
 def _write_all_postgresql(match: Match, seats: Sequence[MatchSeat], moves: RatingMoves) -> None:

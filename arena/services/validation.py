@@ -8,7 +8,10 @@ version `ready` or `rejected` with the reason its owner reads. The web process n
 a sandbox. An empty ARENA_SMOKE_TEST means no smoke match: a version is ready at once.
 
 A validation whose message was lost (broker down at commit) is re-sent by
-`resend_stale_validations`, which the maintenance sweep calls.
+`resend_stale_validations`, which the maintenance sweep calls. Validation ends: each smoke
+match started is counted on the version, and the last of ARENA_VALIDATION_ATTEMPTS settles
+it whatever happens (rejected, saying the arena could not check it), so a version never
+stays pending for ever.
 """
 
 from __future__ import annotations
@@ -17,17 +20,18 @@ import logging
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.utils import timezone
 from django.utils.module_loading import import_string
 
-from arena.errors import Unavailable
+from arena.errors import Unavailable, is_database_outage
 from arena.models import BotVersion
 from arena.services import response_cache
 
 log = logging.getLogger(__name__)
 
 REJECTED_PREFIX = "the bot failed its smoke match: "
+GAVE_UP_PREFIX = "the arena could not check the bot: "
 
 
 def _enqueue_function():
@@ -61,20 +65,57 @@ def validate_version(version_id: int) -> str:
 
     Returns "ready", "rejected", "missing" or "already" (settled by an earlier delivery).
     An exception from the smoke test (the sandbox cannot run) is the worker's fault, not the
-    author's: it propagates, the version stays pending and the task retries.
+    author's: it propagates, the version stays pending and the task retries, up to
+    ARENA_VALIDATION_ATTEMPTS smoke matches in all (counted before each is played, so one
+    whose worker was lost counts); the last one rejects the version with the error, and
+    its owner may upload it again.
     """
     version = BotVersion.objects.select_related("bot").filter(pk=version_id).first()
     if version is None:
         return "missing"
     if version.validation != BotVersion.Validation.PENDING:
         return "already"
-    path = settings.ARENA_SMOKE_TEST
-    reason = import_string(path)(version.bot.game, bytes(version.source), version.filename)
-    if not version.try_settle(f"{REJECTED_PREFIX}{reason}" if reason else None):
+    attempt = version.try_start_validation()
+    if attempt is None:
+        return "already"
+    limit = settings.ARENA_VALIDATION_ATTEMPTS
+    if attempt > limit:
+        return _settle(version, f"{GAVE_UP_PREFIX}{limit} smoke matches did not finish")
+    try:
+        path = settings.ARENA_SMOKE_TEST
+        reason = import_string(path)(version.bot.game, bytes(version.source), version.filename)
+    except Exception as exc:
+        if attempt < limit:
+            raise
+        log.exception("bot version %s: the last validation attempt failed", version_id)
+        return _settle(
+            version,
+            f"{GAVE_UP_PREFIX}its smoke match could not run in {limit} attempts "
+            f"(the last: {type(exc).__name__}: {exc}); upload it again",
+        )
+    return _settle(version, f"{REJECTED_PREFIX}{reason}" if reason else None)
+
+
+def _settle(version: BotVersion, reason: str | None) -> str:
+    """Mark the version ready or rejected; what it became, or "already"."""
+    try:
+        with transaction.atomic():
+            settled = version.try_settle(reason)
+    except DatabaseError as exc:
+        if is_database_outage(exc) or reason is None:
+            raise
+        # The database refused the reason (a bug: try_settle stores it cleaned). Retrying
+        # would be refused the same way: the version is rejected with a reason that fits.
+        log.exception("bot version %s: its rejection reason could not be stored", version.pk)
+        error = type(exc).__name__
+        settled = version.try_settle(
+            f"{GAVE_UP_PREFIX}the reason it was rejected could not be stored ({error})"
+        )
+    if not settled:
         return "already"
     # The bot's versions, detail and lists show the validation.
     response_cache.touch(games=[version.bot.game], bots=[version.bot_id], lists=True)
-    log.info("bot version %s %s", version_id, version.validation)
+    log.info("bot version %s %s", version.pk, version.validation)
     return str(version.validation)
 
 
