@@ -17,7 +17,7 @@ run: install
 test: install
 	VENV=$(VENV) bash scripts/test.sh
 
-# Everything, the slow fault scenarios included.
+# Everything, the slow fault scenarios and the long fuzzing of the referee included.
 test-all: install
 	PYTEST_MARKERS= VENV=$(VENV) bash scripts/test.sh
 

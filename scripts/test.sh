@@ -26,5 +26,6 @@ echo "== types (mypy --strict on engine/ and bots/sdk/)"
 
 echo "== tests"
 workers=${PYTEST_WORKERS:-$(nproc)}
-# Long fault scenarios (@pytest.mark.long) only with `make test-all` / `make test-faults`.
+# Long fault scenarios and the long fuzzing run (@pytest.mark.long) only with `make test-all`
+# / `make test-faults`.
 "$VENV/bin/pytest" -n "$workers" -q -m "${PYTEST_MARKERS-not long}" "$@"

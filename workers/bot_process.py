@@ -6,12 +6,16 @@ when the bot could start on it (the later of the write and the previous answer: 
 runner answers in order), so the per-move limit and the time bank stay per match.
 Faults stay per match where they can: a timeout or a bad answer forfeits that match;
 a process that dies or floods its output forfeits every match it was still playing.
+
+Everything a bot writes is checked here before the referee uses it: a line is decoded
+within bounds (workers/protocol.py), a reply's "match" must name one of this bot's
+requests, and an error while reading a bot's output forfeits that bot, never the set.
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
+import logging
 import os
 import selectors
 import signal
@@ -27,12 +31,18 @@ from workers.protocol import (
     MAX_LOAD_EXTENSION,
     Answer,
     Forfeit,
+    ReplyRefused,
     decode_line,
     encode_line,
 )
 
+log = logging.getLogger(__name__)
+
 # How old the cgroup readings a move's charge starts from may be (see `_charged`).
 READINGS_MAX_AGE = 0.01
+# How much of a dead bot's unread output is searched for the runner's error line (its
+# last line, under ~3 KB: a 500-character reason, escaped).
+EXIT_TAIL_BYTES = 16 << 10
 
 
 @dataclass
@@ -142,7 +152,17 @@ class BotProcess:
     # ----- reading -------------------------------------------------------------------------
 
     def on_readable(self, fd: int) -> None:
-        """Read what the bot wrote on `fd` and turn complete lines into answers."""
+        """Read what the bot wrote on `fd` and turn complete lines into answers.
+
+        Never raises: an error while handling this bot's output (a bug the bot found)
+        forfeits this bot's matches, not the set and not its opponents."""
+        try:
+            self._read(fd)
+        except Exception as exc:
+            log.exception("handling a bot's output failed; the bot forfeits")
+            self._die(Forfeit(f"its output could not be handled ({type(exc).__name__})"), kill=True)
+
+    def _read(self, fd: int) -> None:
         try:
             chunk = os.read(fd, 65536)
         except BlockingIOError:
@@ -204,6 +224,8 @@ class BotProcess:
                 return
         try:
             message = decode_line(line)
+        except ReplyRefused as exc:
+            message = Forfeit(str(exc))
         except ValueError:
             message = Forfeit(f"reply is not JSON: {line[:80].decode('utf-8', 'replace')!r}")
         requests = self._requests
@@ -214,6 +236,7 @@ class BotProcess:
             and "match" in message
             and requests
             and not self._abandoned
+            and type(message["match"]) is int
             and requests[0].match == message["match"]
         ):
             # The usual answer ({"match": m, "action": a} to the oldest request), in
@@ -235,11 +258,12 @@ class BotProcess:
             return
         if isinstance(message, dict) and "error" in message:
             self._last_error = str(message["error"])[:500]
-        if isinstance(message, dict) and message.get("match", LONE) in self._abandoned:
+        key = message.get("match", LONE) if isinstance(message, dict) else LONE
+        if isinstance(message, dict) and _is_key(key) and key in self._abandoned:
             # A late answer to a request that timed out: dropped. The bot starts on the
             # next one only now, so that one's clock starts now (a bot stuck for good
             # loses its other requests one by one, each after its own time).
-            self._abandoned.discard(message.get("match"))
+            self._abandoned.discard(key)
             self._clock = now
             if self._requests:
                 self._requests[0].deadline = 0.0
@@ -249,20 +273,18 @@ class BotProcess:
         if not self._requests:
             return  # nothing was asked: a stray line (counted against the output limits)
         index = 0
-        forged = False
+        # A line that names no request (not JSON, or a "match" it was not asked about)
+        # is charged to the oldest one.
+        unnamed = not isinstance(message, dict)
         if isinstance(message, dict):
-            key = message.get("match", LONE)
-            if self._requests[0].match != key:
-                index = next((i for i, r in enumerate(self._requests) if r.match == key), -1)
+            index = self._index_of(key)
             if index < 0:
-                message = Forfeit(
-                    f"answered for match {str(key)[:40]}, which it was not asked about"
-                )
+                message = Forfeit(_unasked(key))
                 index = 0
-                forged = True
+                unnamed = True
         request = self._requests.pop(index)
-        if forged:
-            # The runner's own answer to this request may still follow the forged line:
+        if unnamed:
+            # The runner's own answer to this request may still follow the stray line:
             # dropped as late, never taken for the next request (another match's).
             self._abandoned.add(request.match)
         started = self._clock
@@ -285,6 +307,16 @@ class BotProcess:
             self._requests[0].deadline = 0.0
             self._requests[0].extended = 0.0
         self._arm()
+
+    def _index_of(self, key: Any) -> int:
+        """Which unanswered request `key` names, or -1. Only an int names a match (or
+        no key, LONE, the one-match view): `true` is not match 1, nor 7.0 match 7."""
+        if not _is_key(key):
+            return -1
+        for index, request in enumerate(self._requests):
+            if request.match == key:
+                return index
+        return -1
 
     def _charge_overrun(self, request: _Request, started: float, now: float) -> None:
         """A move past its limit draws the excess from its match's time bank."""
@@ -454,9 +486,11 @@ class BotProcess:
         self._drain_stdout()
         if self._last_error is not None:
             return Forfeit(self._last_error)
-        for line in self._pending.decode("utf-8", "replace").splitlines():
+        # Only the tail, with the bounded decoder: what a bot left unread is its own
+        # (up to a move's output limit, megabytes), and may be anything.
+        for line in reversed(bytes(self._pending[-EXIT_TAIL_BYTES:]).splitlines()):
             try:
-                message = json.loads(line)
+                message = decode_line(line)
             except ValueError:
                 continue
             if isinstance(message, dict) and "error" in message:
@@ -509,3 +543,23 @@ class BotProcess:
         if self.process.stdin is not None:
             with contextlib.suppress(OSError):
                 self.process.stdin.close()
+
+
+def _is_key(key: Any) -> bool:
+    """Whether a reply's "match" can name a request: the referee's keys are ints (a bool
+    is not one), or LONE when the reply has none."""
+    return key is LONE or type(key) is int
+
+
+_KINDS = {bool: "a boolean", float: "a number", str: "a string", list: "a list", dict: "an object"}
+
+
+def _unasked(key: Any) -> str:
+    """The forfeit for a reply naming no request of the bot's. A key that is not an int
+    is described, never quoted: it is the bot's own text (a lone surrogate, megabytes)."""
+    if type(key) is int:
+        return f"answered for match {str(key)[:40]}, which it was not asked about"
+    if key is LONE:
+        return 'answered without a "match" while playing a set'
+    kind = _KINDS.get(type(key), type(key).__name__)
+    return f'answered with a "match" that is {kind}, not the id of a match it was asked about'

@@ -150,6 +150,9 @@ def play_set(
     by_key = {table.spec.key: table for table in tables}
     if len(by_key) != len(tables):
         raise ValueError("two matches of the set have the same key")
+    if any(type(key) is not int for key in by_key):
+        # A bot's reply names its match by an int (workers/bot_process.py checks it so).
+        raise ValueError("a match key must be an int")
     started = time.monotonic()
     deadline = started + match_seconds * len(tables) if match_seconds else None
     stderr: list[str] = []
@@ -245,10 +248,15 @@ def _collect(
                 table.answer(answer)
                 outstanding -= 1
             if bot.dead is not None:
-                # Gone: every match it was still playing is lost for its seat.
+                # Gone: every match it was still playing is lost for its seat, and a
+                # request it can no longer answer is closed here (a bot's death answers
+                # its requests; this holds even if one was lost on the way).
                 for table in active:
                     if index in table.spec.seats:
                         table.forfeit(table.seat_of(index), bot.dead.reason)
+                        if table.asked is not None and table.spec.seats[table.asked[0]] == index:
+                            table.answer(bot.dead)
+                            outstanding -= 1
         if outstanding:
             wait_for_answers(bots, selector)
 

@@ -7,7 +7,7 @@ import pytest
 import engine
 from engine.core.game import Game, Option
 from engine.core.ranking import ranks_from_keys
-from engine.core.state import State
+from engine.core.state import State, describe_action, same_json
 
 
 class CountdownState(State):
@@ -102,3 +102,26 @@ def test_illegal_action_message_says_why():
     state = COUNTDOWN.new_state(2, 1)
     with pytest.raises(engine.IllegalAction, match="not a legal action for seat 0"):
         state.apply(3)
+
+
+def test_an_action_nested_thousands_deep_is_illegal_not_a_crash():
+    """A bot's value may nest as deep as it likes: the legality check and the message
+    describing the action stay bounded (no RecursionError out of the engine)."""
+    deep: object = 1
+    for _ in range(5000):
+        deep = [deep]
+    state = COUNTDOWN.new_state(2, 1)
+    with pytest.raises(engine.IllegalAction, match=r"^\[\[\[+\.\.\. is not a legal action"):
+        state.apply(deep)
+    assert same_json(deep, deep)
+    assert not same_json(deep, [[1]])
+    state.apply(1)
+    assert state.actions == [1]
+
+
+@pytest.mark.parametrize(
+    "action", [[1, "a", None, True, 2.5], {"a": [1, {"b": "c'd"}]}, "x" * 200, [], {}]
+)
+def test_an_illegal_actions_description_is_its_repr_cut_to_length(action):
+    text = repr(action)
+    assert describe_action(action, 80) == (text if len(text) <= 80 else text[:77] + "...")

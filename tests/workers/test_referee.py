@@ -192,3 +192,68 @@ def test_a_forged_match_id_forfeits_one_request_and_the_runners_own_answer_is_dr
     assert answers[1] == "a"
     assert "answered for match 1, which it was not asked about" in str(answers[2])
     assert answers[3] == "c"  # not forfeited by the runner's late answer for match 2
+
+
+@pytest.mark.parametrize("fast", [True, False], ids=["orjson", "json"])
+@pytest.mark.parametrize(
+    ("line", "reason"),
+    [
+        (b"[" * 1100 + b"]" * 1100, "nested deeper than 64 levels"),
+        (b'{"match": 7, "action": ' + b"[" * 1000 + b"]" * 1000 + b"}", "nested deeper"),
+        (b"[" * 65 + b"]" * 65, "nested deeper"),
+        (b'{"action": "' + b"x" * (64 << 10) + b'"}', "longer than 65536 bytes"),
+    ],
+)
+def test_a_reply_too_deep_or_too_long_is_refused_before_it_is_parsed(
+    monkeypatch, fast, line, reason
+):
+    import workers.protocol as protocol
+
+    if not fast:
+        monkeypatch.setattr(protocol, "orjson", None)
+    with pytest.raises(protocol.ReplyRefused, match=reason):
+        protocol.decode_line(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        b"[" * 64 + b"]" * 64,
+        # Brackets inside strings, escaped quotes and backslashes do not nest.
+        b'{"action": "' + b"[" * 500 + b'\\"' + b"{" * 500 + b'", "x": "\\\\"}',
+        b'["\\\\\\"[[[", [[1]]]',
+    ],
+)
+def test_brackets_in_strings_and_up_to_64_levels_are_read(line):
+    from workers.protocol import decode_line
+
+    assert decode_line(line) == json.loads(line)
+
+
+def test_a_reply_naming_no_request_by_an_int_forfeits_it_and_the_next_is_read():
+    """Only an int names a match: a list, an object, a boolean (true is not match 1), a
+    float, a string (a lone surrogate here) each forfeit the oldest request, with a
+    reason that never quotes the bot's value; the runner's own answer that follows
+    is dropped, and the next request is answered as usual."""
+    keys = ["[1]", '{"id": 1}', "true", "1.0", '"\\\\ud800"']
+    lines = "".join(f'out.write(\'{{"match": {key}, "action": "x"}}\\n\')\n' for key in keys)
+    script = (
+        "import sys\n"
+        "for _ in range(6): sys.stdin.readline()\n"
+        "out = sys.stdout\n"
+        f"{lines}"
+        + "".join(f'out.write(\'{{"match": {m}, "action": "a"}}\\n\')\n' for m in range(1, 7))
+        + "out.flush()\nsys.stdin.read()\n"
+    )
+    answers = answers_to(script, [1, 2, 3, 4, 5, 6])
+    kinds = ["a list", "an object", "a boolean", "a number", "a string"]
+    for match, kind in zip(range(1, 6), kinds, strict=True):
+        assert f'"match" that is {kind}, not the id' in str(answers[match]), answers[match]
+        str(answers[match]).encode("utf-8")  # nothing of the bot's own text
+    assert answers[6] == "a"
+
+
+def test_an_unterminated_deep_line_from_a_bot_that_exits_is_read_within_bounds():
+    script = "import os, sys\nsys.stdin.readline()\nos.write(1, b'[' * 5000)\nos._exit(4)\n"
+    answers = answers_to(script, [1])
+    assert "exited with status 4" in str(answers[1])

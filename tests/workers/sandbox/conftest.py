@@ -29,7 +29,9 @@ HOSTILE_DAEMON_MARKER = "arena-hostile-daemon-marker"
 # Unique per test process: xdist runs the daemon test in several processes at
 # once, and one process must not find another's (still legitimately running) daemon.
 DAEMON_MARKER = f"{HOSTILE_DAEMON_MARKER}-{os.getpid()}"
-TEST_UID_BASE = 63000
+# Apart from workers' uids (61000 on); ARENA_TEST_UID_BASE moves them further, for
+# test runs of several checkouts side by side on one host.
+TEST_UID_BASE = int(os.environ.get("ARENA_TEST_UID_BASE", "63000"))
 
 # Tight, so that every timeout costs half a second.
 FAST = Limits(

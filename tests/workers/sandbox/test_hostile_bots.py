@@ -50,6 +50,16 @@ FORFEITS: dict[str, str | None] = {
     "read_other_seats": None,
     "thread_bomb": r"can't start new thread|RuntimeError|timed out",
     "new_namespace": r"PermissionError|Operation not permitted",
+    # Protocol attacks: lines written on the protocol pipe itself. Each once raised out
+    # of the referee (the set failed, nothing rated) or was taken for an answer.
+    "match_key_list": r'"match" that is a list, not the id of a match',
+    "match_key_object": r'"match" that is an object, not the id of a match',
+    "match_key_bool": r'"match" that is a boolean, not the id of a match',
+    "match_key_surrogate": r'"match" that is a string, not the id of a match',
+    "reply_1100_deep": r"reply is nested deeper than 64 levels",
+    "action_1000_deep": r"reply is nested deeper than 64 levels",
+    "reply_too_long": r"reply is longer than 65536 bytes",
+    "exit_after_deep_output": r"process exited with status 3",
 }
 
 
@@ -67,6 +77,7 @@ def test_hostile_bot_is_contained(name, launcher, game, tmp_path):
     else:
         assert 0 in outcome.forfeits, f"{name} was not stopped; stderr: {outcome.stderr[0][-500:]}"
         assert re.search(expected, outcome.forfeits[0]), outcome.forfeits[0]
+        outcome.forfeits[0].encode("utf-8")  # storable: no lone surrogate of the bot's
     # The other seats played on to the end, and the hostile one ranks last if it forfeited.
     assert all(seat == 0 for seat in outcome.forfeits), outcome.forfeits
     assert outcome.decisions > 1 and outcome.result["ranks"]

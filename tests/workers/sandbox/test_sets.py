@@ -66,6 +66,7 @@ def test_hostile_bot_is_contained_in_a_set(name, launcher, game, tmp_path):
         else:
             assert mine in outcome.forfeits, f"{name} was not stopped in match {spec.key}"
             assert re.search(expected, outcome.forfeits[mine]), outcome.forfeits[mine]
+            outcome.forfeits[mine].encode("utf-8")  # storable: no lone surrogate of the bot's
             assert outcome.ranks[mine] == max(outcome.ranks)
         # The random bot's process played every match of the set to the end.
         assert theirs not in outcome.forfeits, outcome.forfeits
@@ -132,6 +133,38 @@ def test_an_answer_with_another_matchs_id_forfeits_that_request(launcher, game, 
     assert "answered for match 100, which it was not asked about" in forged[hostile_seat(specs[1])]
     # The forged id named a real match of the set: that match was not touched by it.
     assert not outcomes[0].forfeits and not outcomes[2].forfeits
+    assert_nothing_left(uids)
+
+
+def test_an_error_while_handling_a_bots_output_forfeits_that_bot_not_the_set(
+    launcher, game, tmp_path, monkeypatch
+):
+    """Whatever the referee fails on while handling one bot's line is charged to that bot:
+    here the decoder is made to fail on one marker, standing for a bug not yet known."""
+    import workers.bot_process as bot_process
+
+    decode = bot_process.decode_line
+
+    def failing(line):
+        if b"referee-bug" in line:
+            raise RuntimeError("a bug in the referee")
+        return decode(line)
+
+    monkeypatch.setattr(bot_process, "decode_line", failing)
+    bot = tmp_path / "trigger.py"
+    bot.write_text(
+        "import os\n"
+        "def act(o, legal):\n"
+        "    os.write(1, b'{\"referee-bug\": 1}\\n')\n"
+        "    return legal[0]\n"
+    )
+    specs = rotated_set(3)
+    outcomes, uids = play_sandboxed_set(launcher, game, [bot, RANDOM_BOT], specs)
+    for spec, outcome in zip(specs, outcomes, strict=True):
+        assert outcome.forfeits.keys() == {hostile_seat(spec)}, outcome.forfeits
+        reason = outcome.forfeits[hostile_seat(spec)]
+        assert reason == "its output could not be handled (RuntimeError)"
+        assert outcome.result["ranks"]
     assert_nothing_left(uids)
 
 
