@@ -29,8 +29,10 @@ MAX_AGE_SECONDS = 6 * 3600.0
 
 @functools.cache
 def scratch_dir() -> str | None:
-    """Where matches write their bots' files: /dev/shm where writable, else None (temp)."""
-    shared_memory = "/dev/shm"
+    """Where matches write their bots' files: /dev/shm where writable, else None (temp).
+
+    ARENA_SCRATCH_DIR names another folder (a tmpfs of the worker's own, say)."""
+    shared_memory = os.environ.get("ARENA_SCRATCH_DIR") or "/dev/shm"
     if os.path.isdir(shared_memory) and os.access(shared_memory, os.W_OK | os.X_OK):
         return shared_memory
     return None

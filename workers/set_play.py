@@ -10,6 +10,7 @@ first gives the claims back for a retry, the second fails the matches.
 from __future__ import annotations
 
 import contextlib
+import errno
 import logging
 import tempfile
 import threading
@@ -159,13 +160,11 @@ def play_claimed_set_ending(
             placed.append(process_of.setdefault((seat.bot_version_id, nth), len(process_of)))
         specs.append(SetMatch(key=match.pk, seed=match.seed, seats=placed, options=match.options))
     bots: list[BotProcess] = []
-    prefix = f"{folder_prefix('set')}{first.pk}-"
-    folder = tempfile.TemporaryDirectory(prefix=prefix, dir=scratch_dir())
+    versions = {s.bot_version_id: s for _, seats in claimed for s in seats}
+    # In the order of their indexes.
+    starting = [versions[version_id] for version_id, _ in process_of]
+    folder, paths = _write_bot_files(f"{folder_prefix('set')}{first.pk}-", starting)
     try:
-        versions = {s.bot_version_id: s for _, seats in claimed for s in seats}
-        # In the order of their indexes.
-        starting = [versions[version_id] for version_id, _ in process_of]
-        paths = [_bot_file(Path(folder.name), seat) for seat in starting]
         started = launch_all(launcher, paths, limits)
         for process in started:
             if not isinstance(process, Exception):
@@ -188,6 +187,27 @@ def play_claimed_set_ending(
             folder.cleanup()
         raise
     return outcomes, SetEnding(bots, folder)
+
+
+def _write_bot_files(
+    prefix: str, starting: list[MatchSeat]
+) -> tuple[tempfile.TemporaryDirectory[str], list[Path]]:
+    """A folder of the set's own holding each bot's file: in shared memory, or on disk in
+    the temp folder when shared memory is full (a full /dev/shm must not stop the host)."""
+    places = [scratch_dir(), None] if scratch_dir() is not None else [None]
+    for place in places:
+        folder = None
+        try:
+            folder = tempfile.TemporaryDirectory(prefix=prefix, dir=place)
+            return folder, [_bot_file(Path(folder.name), seat) for seat in starting]
+        except OSError as exc:
+            if folder is not None:
+                with contextlib.suppress(OSError):
+                    folder.cleanup()
+            if place is None or exc.errno not in (errno.ENOSPC, errno.EDQUOT):
+                raise
+            log.warning("%s is full: this set's bot files go to %s", place, tempfile.gettempdir())
+    raise AssertionError("unreachable")
 
 
 def play_claimed(match: Match, seats: list[MatchSeat] | None = None) -> MatchOutcome:

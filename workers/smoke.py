@@ -11,6 +11,7 @@ fault, not the author's.
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import shutil
@@ -55,6 +56,25 @@ def _default_launcher() -> BubblewrapLauncher:
     return _launcher
 
 
+def _write_bot_file(filename: str, source: bytes) -> tuple[str, Path]:
+    """The upload in a folder of its own: in shared memory, on disk when that is full."""
+    places = [scratch_dir(), None] if scratch_dir() is not None else [None]
+    for place in places:
+        folder = ""
+        try:
+            folder = tempfile.mkdtemp(prefix=folder_prefix("smoke"), dir=place)
+            path = Path(folder) / _safe_filename(filename)
+            with open(path, "wb") as handle:
+                handle.write(source)
+            return folder, path
+        except OSError as exc:
+            if folder:
+                shutil.rmtree(folder, ignore_errors=True)
+            if place is None or exc.errno not in (errno.ENOSPC, errno.EDQUOT):
+                raise
+    raise AssertionError("unreachable")
+
+
 def _safe_filename(filename: str) -> str:
     base = os.path.basename(filename or "")
     suffix = ".zip" if base.lower().endswith(".zip") else ".py"
@@ -83,11 +103,8 @@ def smoke_test(
     launcher = launcher or _default_launcher()
     limits = limits or SMOKE_LIMITS
     launcher.check(limits)
-    folder = tempfile.mkdtemp(prefix=folder_prefix("smoke"), dir=scratch_dir())
+    folder, path = _write_bot_file(filename, source)
     try:
-        path = Path(folder) / _safe_filename(filename)
-        with open(path, "wb") as handle:
-            handle.write(source)
         players = []
         try:
             for _ in range(description.min_players):
