@@ -317,7 +317,35 @@ def process_settings(known: set[str]) -> tuple[list[Variable], list[Variable]]:
                     reads[name].description = reads[name].description or comment
                     continue
                 reads[name] = Variable(name, "", default, comment, "", [relative])
+    for unit in sorted((ROOT / "deploy" / "systemd").glob("*.service")):
+        for variable in unit_settings(unit):
+            if variable.name not in known and variable.name not in reads:
+                reads[variable.name] = variable
     return sorted(reads.values(), key=lambda v: v.name), defaults
+
+
+def unit_settings(unit: Path) -> list[Variable]:
+    """`Environment=NAME=value` lines of a systemd unit: variables the unit itself uses
+    (on its command line), described by the unit's comment lines from where they name it."""
+    lines = unit.read_text().splitlines()
+    found = []
+    for text in lines:
+        if not text.startswith("Environment="):
+            continue
+        name, _, value = text.removeprefix("Environment=").partition("=")
+        if name.startswith("DJANGO_"):
+            continue
+        comment: list[str] = []
+        for other in lines:
+            if other.startswith("#") and (comment or name in other):
+                words = other.lstrip("#").strip()
+                comment.append(words[words.index(name) :] if not comment else words)
+            elif comment:
+                break
+        found.append(
+            Variable(name, "", _show(value), " ".join(comment), "", [str(unit.relative_to(ROOT))])
+        )
+    return found
 
 
 def _cell(text: str) -> str:
@@ -360,7 +388,8 @@ def render() -> str:
     out += [
         "## Read by the worker and web processes",
         "",
-        "These are read outside the Django settings, by the process that needs them.",
+        "These are read outside the Django settings, by the process (or the systemd unit)",
+        "that needs them.",
         "",
         "| variable | default | read in | what it does |",
         "|---|---|---|---|",
