@@ -1,6 +1,6 @@
 """gunicorn settings for the web node: `gunicorn -c deploy/gunicorn.conf.py arena.wsgi:application`.
 
-Chosen by the load benchmark (scripts/locustfile.py; docs/reports/service.md, issue 16): the
+Chosen by the load benchmark (scripts/locustfile.py; docs/benchmarks.md): the
 API's requests are short and spend ~3/4 of their time in Python (serializing), not waiting
 on PostgreSQL, so threads in one process queue on the GIL. Sync workers, 2 x CPUs + 1, gave
 a p50 of 65 ms where 3 gthread processes x 4 threads gave 330 ms at the same 50 requests/s
