@@ -47,6 +47,11 @@ class _Ref:
 
     name: str
 
+    def __bool__(self) -> bool:
+        # Its value depends on the environment: a default that branches on it is shown as
+        # the code it is, not evaluated with one branch taken.
+        raise TypeError(f"{self.name} depends on the environment")
+
 
 @dataclass
 class Variable:

@@ -38,6 +38,11 @@ def test_every_setting_of_arena_settings_is_on_the_page_with_a_description():
     assert {"ARENA_SANDBOX_UID_BASE", "WORKER_CONCURRENCY", "WEB_CONCURRENCY"} <= {
         v.name for v in process
     }
+    by_name = {v.name: v for v in variables}
+    # A default that depends on another setting is shown as code, not with one branch taken.
+    assert by_name["ALLOWED_HOSTS"].default == "`['127.0.0.1', 'localhost'] if DEBUG else []`"
+    assert by_name["API_CACHE_URL"].default == "the value of `CACHE_URL`"
+    assert by_name["DATABASE_URL"].default == "`sqlite:///<var>/arena.sqlite3`"
     undescribed = [v.name for v in variables + process if not v.description]
     assert not undescribed, f"add a comment above where these are read: {undescribed}"
 
