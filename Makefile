@@ -3,7 +3,7 @@
 VENV ?= .venv
 PYTHON ?= python3
 
-.PHONY: install run test test-all test-faults soak lint format bench clean
+.PHONY: install run test test-all test-faults soak lint format bench docs clean
 
 $(VENV)/.installed: pyproject.toml scripts/bootstrap.sh
 	PYTHON=$(PYTHON) VENV=$(VENV) bash scripts/bootstrap.sh
@@ -47,3 +47,8 @@ bench: install
 
 clean:
 	rm -rf $(VENV) var build *.egg-info
+
+# The guide (docs/, mkdocs.yml), served with live reload on http://127.0.0.1:8001/.
+# tests/docs/test_guide.py builds it with --strict as part of make test.
+docs: install
+	$(VENV)/bin/mkdocs serve --dev-addr 127.0.0.1:$${DOCS_PORT:-8001}

@@ -23,15 +23,21 @@ from arena.env import (
 )
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+# Where the service keeps its files: the SQLite default, the frames cache, static files.
 VAR_DIR = Path(env_str("ARENA_VAR_DIR", str(BASE_DIR / "var")))
 
+# Django's debug mode: tracebacks in answers, static files from the apps' folders. Never
+# in production.
 DEBUG = env_bool("DEBUG", False)
+# Signs login sessions and CSRF tokens; required unless DEBUG is on. The same on every node.
 SECRET_KEY = env_str("SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG:
         raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")
     SECRET_KEY = "dev-only-insecure-key-do-not-use-in-production"
+# Host names the web server answers to (DEBUG on: 127.0.0.1 and localhost by default).
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost"] if DEBUG else [])
+# Origins (https://arena.example.org) trusted for form posts behind a TLS-terminating proxy.
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
@@ -68,6 +74,7 @@ MIDDLEWARE = [
     "arena.api.caching.ResponseCacheMiddleware",
 ]
 
+# Each answer carries X-Queries, its number of SQL statements (the load benchmark reads it).
 if env_bool("API_QUERY_COUNT_HEADER", False):
     # Outermost: each answer says how many SQL statements it took (the load benchmark's).
     MIDDLEWARE.insert(0, "arena.api.middleware.count_queries")
@@ -95,6 +102,8 @@ TEMPLATES = [
 
 _default_sqlite = VAR_DIR / "arena.sqlite3"
 DATABASES = {
+    # postgres://user:password@host:port/name (psycopg 3; query parameters become connection
+    # options) or sqlite:///path. `make run` sets it to a PostgreSQL of its own.
     "default": parse_database_url(env_str("DATABASE_URL", f"sqlite:///{_default_sqlite}"), BASE_DIR)
 }
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
@@ -109,6 +118,8 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
         "transaction_mode": "IMMEDIATE",
         "init_command": "PRAGMA journal_mode=WAL",
     }
+# Seconds a database connection is kept for the next request or task (0: one per request;
+# the web node and the workers default to 300).
 DATABASES["default"]["CONN_MAX_AGE"] = env_int("DB_CONN_MAX_AGE", 0, minimum=0)
 # A kept connection can be checked (a ping when a request first reuses it) before use, so a
 # database restart costs one reconnection instead of an error: the web node's default
@@ -154,11 +165,13 @@ CACHES = {
         "BACKEND": "arena.cache_backends.DegradingFileBasedCache",
         "LOCATION": env_str("FRAMES_CACHE_DIR", str(VAR_DIR / "cache" / "frames")),
         "TIMEOUT": None,
+        # Matches whose frames are kept; past it the cache drops a share of its entries.
         "OPTIONS": {"MAX_ENTRIES": env_int("FRAMES_CACHE_ENTRIES", 2000, minimum=1)},
     },
 }
 
 STATIC_URL = "static/"
+# Where `manage.py collectstatic` writes the static files the app serves.
 STATIC_ROOT = Path(env_str("STATIC_ROOT", str(VAR_DIR / "static")))
 # `manage.py collectstatic` (the Dockerfile's build, scripts/run.sh) writes hashed, gzip and
 # brotli copies; WhiteNoise serves them with a year's Cache-Control. With DEBUG on, files are
@@ -179,6 +192,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    # Items per page of the API's numbered lists.
     "PAGE_SIZE": env_int("API_PAGE_SIZE", 50, minimum=1),
     "DEFAULT_SCHEMA_CLASS": "arena.api.schema.ArenaAutoSchema",
     "EXCEPTION_HANDLER": "arena.api.errors.exception_handler",
@@ -189,6 +203,8 @@ REST_FRAMEWORK = {
         "arena.api.throttling.AnonThrottle",
         "arena.api.throttling.UserThrottle",
     ],
+    # Proxies in front of the web server: the client's address for the anonymous rate limit
+    # is read from X-Forwarded-For this many hops back (0: the connection's address).
     "NUM_PROXIES": env_int("API_NUM_PROXIES", 0, minimum=0),
     "DEFAULT_PARSER_CLASSES": [
         "arena.api.parsers.JSONParser",
@@ -200,8 +216,11 @@ REST_FRAMEWORK = {
 # Throttle rates ("N/s|min|hour|day", or off). Uploads have their own, tighter scope: each
 # costs a smoke match on a worker.
 ARENA_THROTTLE_RATES = {
+    # Requests of one anonymous client (by address).
     "anon": env_rate("API_THROTTLE_ANON", "120/min"),
+    # Requests of one signed-in user.
     "user": env_rate("API_THROTTLE_USER", "600/min"),
+    # Bot uploads (new bots and versions) of one user.
     "uploads": env_rate("API_THROTTLE_UPLOADS", "30/hour"),
 }
 # The throttles' counters and the API's cached answers (arena/api/caching.py): shared by
@@ -216,6 +235,7 @@ if _cache_url.startswith(("redis://", "rediss://")):
     }
     CACHES["api"] = {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        # The response cache on a Redis of its own, when CACHE_URL's should hold only counters.
         "LOCATION": env_str("API_CACHE_URL", _cache_url),
     }
 elif _cache_url:
@@ -226,8 +246,12 @@ else:
 # (arena/services/response_cache.py). What no writer announces (a queued match starting)
 # is seen at most API_CACHE_TIMEOUT seconds late; answers that cannot change any more (a
 # finished match, its replay, a finished tournament) are kept API_CACHE_TIMEOUT_DONE.
+# Off: every API read goes to the database, even with CACHE_URL set.
 API_CACHE = env_bool("API_CACHE", True)
+# Seconds an answer that may still change is kept (the most a change no writer announces
+# shows late).
 API_CACHE_TIMEOUT = env_int("API_CACHE_TIMEOUT", 60, minimum=1)
+# Seconds an answer that cannot change any more is kept.
 API_CACHE_TIMEOUT_DONE = env_int("API_CACHE_TIMEOUT_DONE", 7 * 86400, minimum=1)
 
 SPECTACULAR_SETTINGS = {
@@ -248,6 +272,7 @@ SPECTACULAR_SETTINGS = {
 
 # --- Celery (the app lives in workers/celery.py and reads the CELERY_* names) ---------------
 _broker_dir = VAR_DIR / "broker"
+# The broker: redis://host:port/db. `make run` sets it to a Redis of its own.
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "redis://127.0.0.1:6379/0")
 if CELERY_BROKER_URL.startswith("filesystem://"):
     # Kombu's filesystem transport, only when asked for by name: producers and consumers share
@@ -276,18 +301,19 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
 else:
     # Take from the queues in the order the worker lists them (workers/routing.py), not
     # round robin: ladder matches only run when nothing more urgent is waiting.
-    # visibility_timeout: a message taken but not acknowledged (acks late: until its task
-    # ends) comes back after this long. Recovery never waits for it (leases do that, in
-    # seconds); it only bounds how long a dead node's messages linger, and a copy that
-    # comes back while its match still plays finds the claim held and does nothing.
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "queue_order_strategy": "priority",
+        # Seconds before a message taken but not acknowledged (acks late: until its task
+        # ends) comes back. Recovery never waits for it (leases do that, in seconds); it
+        # only bounds how long a dead node's messages linger, and a copy that comes back
+        # while its match still plays finds the claim held and does nothing.
         "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 300, minimum=10),
         "socket_timeout": 10,
         "socket_connect_timeout": 5,
         "retry_on_timeout": True,
     }
 CELERY_RESULT_BACKEND = None
+# Run tasks in the calling process instead of sending them (tests and one-off scripts only).
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 
 # --- The arena --------------------------------------------------------------------------------
@@ -303,8 +329,9 @@ ARENA_ENQUEUE_VALIDATION = env_str("ARENA_ENQUEUE_VALIDATION", "workers.tasks.en
 # Smoke matches started for one version at most: one that cannot run (the sandbox down, a
 # worker lost mid-match) is tried again until the last, which rejects the version, saying why.
 ARENA_VALIDATION_ATTEMPTS = env_int("ARENA_VALIDATION_ATTEMPTS", 6, minimum=1)
-# Quotas: bots a user may own, versions of one bot in any 24 hours (MAX_BOT_BYTES: size).
+# Quotas: bots a user may own (past it a 403, quota_exceeded) ...
 ARENA_MAX_BOTS_PER_USER = env_int("ARENA_MAX_BOTS_PER_USER", 20, minimum=1)
+# ... and versions of one bot uploaded in any 24 hours (past it a 429 with Retry-After).
 ARENA_MAX_VERSIONS_PER_BOT_PER_DAY = env_int("ARENA_MAX_VERSIONS_PER_BOT_PER_DAY", 20, minimum=1)
 # enqueue_match(match_id, purpose) puts one match on its purpose's queue (workers/routing.py);
 # called on commit by tournament.start() and the ladder scheduler.
@@ -316,31 +343,36 @@ ARENA_ENQUEUE_MATCHES = env_str("ARENA_ENQUEUE_MATCHES", "workers.tasks.enqueue_
 ARENA_SET_MAX_MATCHES = env_int("ARENA_SET_MAX_MATCHES", 16, minimum=1)
 # check_limits(dict) raises ValueError with a readable message for limits a worker would refuse.
 ARENA_LIMITS_CHECK = env_str("ARENA_LIMITS_CHECK", "workers.limits.Limits.from_dict")
+# The largest bot file (or zip) an upload may be.
 MAX_BOT_BYTES = env_int("MAX_BOT_BYTES", 256 * 1024, minimum=1024)
 # A claim is a lease this long, renewed by the worker every third of it while the match
-# plays (workers/lease.py); a lapsed lease is re-queued by the reaper within its period.
+# plays (workers/lease.py); the reaper re-queues a match whose lease lapsed.
 ARENA_LEASE_SECONDS = env_float("ARENA_LEASE_SECONDS", 10.0, minimum=1.0)
+# How often the reaper (a thread of celery beat) looks for lapsed leases.
 ARENA_REAPER_SECONDS = env_float("ARENA_REAPER_SECONDS", 2.0, minimum=0.1)
 # How often the reaper reads the broker for queued matches whose message was lost.
 ARENA_ORPHAN_SCAN_SECONDS = env_float("ARENA_ORPHAN_SCAN_SECONDS", 10.0, minimum=0.1)
 # Claims of one match before it fails (each lapse, infrastructure fault or crash is one).
 ARENA_MAX_ATTEMPTS = env_int("ARENA_MAX_ATTEMPTS", 6, minimum=1)
 # Infrastructure faults (database, broker, sandbox) are retried with exponential backoff
-# capped at ARENA_RETRY_CAP_SECONDS, for ARENA_RETRY_TOTAL_SECONDS in all; a played result
-# waits as long for the database before it is given up (and the match played again).
+# capped at ARENA_RETRY_CAP_SECONDS, for ARENA_RETRY_TOTAL_SECONDS in all.
 ARENA_RETRY_CAP_SECONDS = env_float("ARENA_RETRY_CAP_SECONDS", 15.0, minimum=0.1)
+# The total time infrastructure retries may take; a played result waits as long for the
+# database before it is given up (and the match played again).
 ARENA_RETRY_TOTAL_SECONDS = env_float("ARENA_RETRY_TOTAL_SECONDS", 600.0, minimum=1.0)
 # /api/health/ (arena/services/health.py): live_workers(timeout) -> the number of workers that
-# answered a ping; the endpoint answers 503 when fewer than ARENA_HEALTH_MIN_WORKERS answer
-# (0: a web node stays in its load balancer while every worker host is away).
+# answered a ping.
 ARENA_LIVE_WORKERS = env_str("ARENA_LIVE_WORKERS", "workers.celery.live_workers")
+# /api/health/ answers 503 when fewer workers than this answer its ping (0: a web node stays
+# in its load balancer while every worker host is away).
 ARENA_HEALTH_MIN_WORKERS = env_int("ARENA_HEALTH_MIN_WORKERS", 0, minimum=0)
+# Seconds the health check waits for the workers' answers to its ping.
 ARENA_HEALTH_TIMEOUT_SECONDS = env_float("ARENA_HEALTH_TIMEOUT_SECONDS", 1.0, minimum=0.05)
-# More 503 rules (arena/services/health.py): the oldest waiting match older than this; a
-# worker node started more often than this in the last hour (restarting in a loop); the
-# database's disk (when local) with less free space than this.
+# /api/health/ answers 503 when the oldest waiting match has waited longer than this.
 ARENA_HEALTH_MAX_WAIT_SECONDS = env_float("ARENA_HEALTH_MAX_WAIT_SECONDS", 300.0, minimum=1.0)
+# A worker node started more often than this in the last hour is failing (a restart loop).
 ARENA_HEALTH_MAX_STARTS_PER_HOUR = env_int("ARENA_HEALTH_MAX_STARTS_PER_HOUR", 10, minimum=1)
+# The database's disk (when local) with less free space than this is failing.
 ARENA_HEALTH_MIN_FREE_DISK_PERCENT = env_float(
     "ARENA_HEALTH_MIN_FREE_DISK_PERCENT", 5.0, minimum=0.0
 )
@@ -353,12 +385,15 @@ ARENA_REFERENCE_BOTS_DIR = Path(
 # A round robin larger than this is refused at creation (it would flood the queue).
 ARENA_MAX_TOURNAMENT_MATCHES = env_int("ARENA_MAX_TOURNAMENT_MATCHES", 20000, minimum=1)
 # Whole-history skill (arena/services/skills.py): refit a game after this many new rated
-# results (0: only on demand); enqueue_refit(game, force) puts a refit on the queue.
+# results (0: only on demand).
 ARENA_SKILL_REFIT_EVERY = env_int("ARENA_SKILL_REFIT_EVERY", 100, minimum=0)
+# enqueue_refit(game, force) puts a refit on the queue.
 ARENA_ENQUEUE_REFIT = env_str("ARENA_ENQUEUE_REFIT", "workers.tasks.enqueue_refit")
 
 # --- The ladder (arena/ladder/, arena/services/ladder.py) -------------------------------------
 # Each game's ladder starts with these; organisers change them per game (PATCH /api/ladders/).
+
+# Ladder matches a new bot or version plays first, before tables are chosen for information.
 ARENA_LADDER_NEWCOMER_GAMES = env_int("ARENA_LADDER_NEWCOMER_GAMES", 10, minimum=0)
 # A version whose last N ladder matches all ended in its own forfeit is paused.
 ARENA_LADDER_CRASH_PAUSE = env_int("ARENA_LADDER_CRASH_PAUSE", 5, minimum=1)
@@ -377,9 +412,11 @@ ARENA_LADDER_TICK_SECONDS = env_float("ARENA_LADDER_TICK_SECONDS", 5.0, minimum=
 if ARENA_LADDER_EXPLORATION > 1.0:
     raise ImproperlyConfigured("ARENA_LADDER_EXPLORATION must be between 0 and 1")
 
+# --- Logging -------------------------------------------------------------------------------
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # DEBUG, INFO, WARNING or ERROR: the least severe record written to standard error.
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
 }

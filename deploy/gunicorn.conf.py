@@ -1,6 +1,6 @@
 """gunicorn settings for the web node: `gunicorn -c deploy/gunicorn.conf.py arena.wsgi:application`.
 
-Chosen by the load benchmark (scripts/locustfile.py; docs/reports/service.md, issue 16): the
+Chosen by the load benchmark (scripts/locustfile.py; docs/benchmarks.md): the
 API's requests are short and spend ~3/4 of their time in Python (serializing), not waiting
 on PostgreSQL, so threads in one process queue on the GIL. Sync workers, 2 x CPUs + 1, gave
 a p50 of 65 ms where 3 gthread processes x 4 threads gave 330 ms at the same 50 requests/s
@@ -11,9 +11,13 @@ a worker. Every value can be overridden from the environment (WEB_CONCURRENCY, .
 import multiprocessing
 import os
 
+# The address and port gunicorn listens on.
 bind = os.environ.get("BIND", "0.0.0.0:8000")
+# gunicorn's worker class (sync: one request at a time per process, measured fastest here).
 worker_class = os.environ.get("WEB_WORKER_CLASS", "sync")
+# Web worker processes.
 workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count() * 2 + 1))
+# Threads per web worker process (for a threaded worker class).
 threads = int(os.environ.get("WEB_THREADS", 1))
 # The request time limits: each web connection cancels an SQL statement after
 # DB_STATEMENT_TIMEOUT_MS (the request answers 503), and a sync worker still busy with one
@@ -24,6 +28,7 @@ keepalive = 5
 # Recycle workers now and then, so a slow leak can never grow one without bound.
 max_requests = int(os.environ.get("WEB_MAX_REQUESTS", 5000))
 max_requests_jitter = max_requests // 10
+# Where the access log goes ("-": standard output; empty: none).
 accesslog = os.environ.get("WEB_ACCESS_LOG", "-") or None
 
 # Settings read by arena/settings.py in each worker (environment variables win):

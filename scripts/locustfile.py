@@ -1,4 +1,4 @@
-"""The API's anonymous read mix under load: `locust -f scripts/locustfile.py` (README, Performance).
+"""The API's anonymous read mix under load: `locust -f scripts/locustfile.py` (docs/benchmarks.md).
 
 Each simulated viewer sends one request a second (constant throughput), so `-u 200` is 200
 requests/s whatever the latency, each drawn with equal weight from arena/bench/mix.py: a

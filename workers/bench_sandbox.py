@@ -24,7 +24,7 @@
   per worker process and left out of the set figures (the lanes are started first).
 
 Goals from the issues: start-up under 20 ms, round trip under 100 µs, match ratio under 2
-(one match per process: out of reach, see docs/reports/sandbox.md), and the ratio of a
+(one match per process: out of reach, see docs/benchmarks.md), and the ratio of a
 set of 16 at most 2 for heuristic and random bots (issue 20).
 """
 

@@ -32,6 +32,7 @@ from arena.services.health import (
 
 log = logging.getLogger(__name__)
 
+# Seconds between a worker node's heartbeats into Redis (and its sweeps for zombies).
 HEARTBEAT_SECONDS = float(os.environ.get("ARENA_HEARTBEAT_SECONDS", "5"))
 HOUR = 3600.0
 

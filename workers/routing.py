@@ -53,6 +53,7 @@ VALIDATION_TASKS = ("workers.tasks.validate_version",)
 
 
 def prefix() -> str:
+    # A prefix for every queue name, so two deployments can share one Redis.
     return os.environ.get("ARENA_QUEUE", "").strip()
 
 

@@ -89,9 +89,14 @@ SANDBOX_LIB = "/arena/lib"
 SANDBOX_BOT_DIR = "/arena/bot"
 SANDBOX_ZYGOTE = "/arena/zygote.pyc"
 
+# Bots run as uids from this one on (uids in /etc/passwd are skipped); two deployments or
+# checkouts on one host need ranges of their own.
 UID_BASE = int(os.environ.get("ARENA_SANDBOX_UID_BASE", "61000"))
+# How many uids the sandbox may lease: at least one per bot running at once on the host.
 UID_COUNT = int(os.environ.get("ARENA_SANDBOX_UIDS", "512"))
 UIDS_PER_SLOT = 16
+# The interpreter bots run with, when neither the worker's own nor a system python3 of the
+# same minor version can be read by an unprivileged uid.
 PYTHON_ENV = "ARENA_SANDBOX_PYTHON"
 # "off": a bwrap of its own for every bot, no zygote lanes (workers/zygote_lanes.py).
 ZYGOTE_ENV = "ARENA_SANDBOX_ZYGOTE"

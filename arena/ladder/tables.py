@@ -12,7 +12,7 @@ from arena.tournaments.round_robin import rotations
 
 # The table size each game is most often played at, when above two. The rulebooks give
 # ranges (2-5, 1-5, 2-4); three is the table the reference bots are tuned and measured at
-# (bots/reference/, README's figures), and it keeps the ladder's sets short (3 matches).
+# (bots/reference/, docs/benchmarks.md), and it keeps the ladder's sets short (3 matches).
 COMMON_TABLE_SIZES = {
     "moonrollers": 3,
     "moonrakers": 3,

@@ -8,7 +8,7 @@ would (JSON decoded, SQLite's UUID strings made UUIDs).
 
 On PostgreSQL the same queries also cost the database less and wait less: they run
 as prepared statements (`prepared_cursor`) and travel in psycopg's pipeline mode
-(`pipelined`), 4 round trips per match in all (docs/reports/service.md, session 3).
+(`pipelined`), 4 round trips per match in all.
 """
 
 from __future__ import annotations

@@ -66,7 +66,7 @@ POTENTIAL = 0.3  # supplies still to gather are worth less than supplies in hand
 
 
 class TeamPlan:
-    """How boldly the team plays; measured per table size (docs/reports/moon_adventure.md)."""
+    """How boldly the team plays, chosen per table size by measured successes (docs/benchmarks.md)."""
 
     def __init__(
         self,

@@ -539,8 +539,10 @@ def main(argv: list[str]) -> int:
         )
         return 2
     use_fast_codec()
-    # The protocol owns stdout: anything the bot prints goes to stderr instead.
-    protocol_out = sys.stdout.buffer.raw  # type: ignore[union-attr]
+    # The protocol owns stdout: anything the bot prints goes to stderr instead. Unbuffered
+    # (`python -u`, PYTHONUNBUFFERED) the binary layer is the raw file already.
+    binary = sys.stdout.buffer
+    protocol_out = getattr(binary, "raw", binary)
     sys.stdout = sys.stderr
     return serve(args[0], sys.stdin.buffer, protocol_out, code_path, emit_code)
 

@@ -378,3 +378,18 @@ def test_an_answer_is_not_held_while_the_bot_thinks_about_the_next_request(tmp_p
         {"match": 2, "action": "slow"},
     ]
     assert replies[0][0] < 0.5 < replies[1][0]
+
+
+def test_the_runner_typed_to_by_hand_works_with_unbuffered_output(tmp_path):
+    # `python -u` (or PYTHONUNBUFFERED=1, common in containers) gives sys.stdout a raw
+    # file with no buffer of its own beneath it: the runner must still find its output.
+    bot = write(tmp_path, "def act(observation, legal_actions):\n    return legal_actions[0]\n")
+    done = subprocess.run(
+        [sys.executable, "-u", "-I", "-S", str(RUNNER), str(bot)],
+        input=json.dumps(act(["a", "b"])) + "\n" + json.dumps({"type": "end"}) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=20,
+    )
+    assert done.returncode == 0, done.stderr
+    assert [json.loads(line) for line in done.stdout.splitlines()] == [{"action": "a"}]

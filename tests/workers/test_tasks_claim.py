@@ -54,7 +54,7 @@ def test_read_and_claim_is_one_round_trip_that_commits_without_waiting_for_the_d
     """The reads (matches with their seats, then each version once) and the claim go
     out together in pipeline mode; the claim sets its own
     transaction's commit mode (set_config(..., true) is SET LOCAL). Checked by hand:
-    300 such claims, pg_stat_wal.wal_sync +0; 300 plain ones, +300 (docs/reports/service.md).
+    300 such claims, pg_stat_wal.wal_sync +0; 300 plain ones, +300.
     """
     match = make_match("cleo")
     (read, seats, claimed), sent = statements_sent(lambda: tasks.read_and_claim(match.pk))

@@ -107,7 +107,7 @@ def start_worker(
                 "ARENA_BOT_ISOLATION": isolation,
                 "PYTHONPATH": str(ROOT),
                 # The API's cached answers live here (arena/test_settings.py). A worker
-                # must share them, as the README asks of a deployment: its results make
+                # must share them, as docs/operators/index.md asks of a deployment: its results make
                 # those answers stale. Without it, they were served up to a minute late.
                 "CACHE_URL": django_settings.CACHES["api"]["LOCATION"],
             }

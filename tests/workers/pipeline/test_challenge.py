@@ -2,8 +2,8 @@
 
 Real PostgreSQL, Redis and `celery -A workers worker` processes running every bot in the
 bubblewrap sandbox; the challenge is asked for over the API. Version 1 of the bot is the
-random reference bot, version 2 the Moonrollers heuristic (994 wins in 1,000 against
-random, README). Pairs of games share a seed with the versions swapping seats; the worker
+random reference bot, version 2 the Moonrollers heuristic (995 wins in 1,000 against
+random, docs/benchmarks.md). Pairs of games share a seed with the versions swapping seats; the worker
 that records a batch's last game updates the SPRT and queues the next batch itself.
 """
 

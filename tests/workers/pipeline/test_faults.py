@@ -7,7 +7,7 @@ mid-match), and a real `celery -A workers beat` runs the reaper (workers/reaper.
 every match is finished and rated exactly once, the ratings equal a recomputation in the
 order the results were recorded, no seat carries a forfeit (the bots did nothing wrong),
 and the match hit by the fault was claimed again within the bound (lease + 30 s) after the
-fault. The measured wait is printed (`pytest -s`) and reported in the README.
+fault. The measured wait is printed (`pytest -s`) and reported in docs/operators/faults.md.
 
 Faults of workers use the suite's own database and Redis queues. A broker or database
 restart happens to a server of the test's own (tests/workers/pipeline/servers.py: a
