@@ -78,7 +78,9 @@ class OwnPostgres:
 
     database = "arena"
 
-    def __init__(self) -> None:
+    def __init__(self, waldir: Path | None = None) -> None:
+        """`waldir`: where the write-ahead log goes (initdb --waldir), an empty directory
+        the server's user can write (a test's small disk); by default inside the data."""
         self.folder = Path(tempfile.mkdtemp(prefix="arena-own-pg-"))
         self.folder.chmod(0o755)
         self.data = self.folder / "data"
@@ -89,9 +91,10 @@ class OwnPostgres:
         if os.geteuid() == 0:
             self._as = {"user": "postgres", "group": "postgres", "extra_groups": []}
             shutil.chown(self.folder, "postgres", "postgres")
+        wal = ["--waldir", str(waldir)] if waldir is not None else []
         subprocess.run(
             [postgres_bin("initdb"), "-D", str(self.data), "-A", "trust", "-U", "postgres",
-             "--no-sync", "-E", "UTF8"],
+             "--no-sync", "-E", "UTF8", *wal],
             cwd=self.folder, capture_output=True, check=True, **self._as,
         )  # fmt: skip
 
