@@ -287,6 +287,10 @@ else:
         "socket_connect_timeout": 5,
         "retry_on_timeout": True,
     }
+    if CELERY_BROKER_URL.startswith("redis://"):
+        # Kombu's Redis transport, with a worker that rides out Redis refusing writes at
+        # its maxmemory (workers/broker.py).
+        CELERY_BROKER_TRANSPORT = "workers.broker:Transport"
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 

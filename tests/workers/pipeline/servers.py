@@ -30,10 +30,11 @@ def free_port() -> int:
 class OwnRedis:
     """A redis-server of this test's own, so the shared one is never touched."""
 
-    def __init__(self, folder: Path, persistent: bool) -> None:
+    def __init__(self, folder: Path, persistent: bool, options: tuple[str, ...] = ()) -> None:
         self.port = free_port()
         self.folder = folder
         self.persistent = persistent
+        self.options = list(options)  # more redis-server arguments (`--maxmemory`, ...)
         self.process: subprocess.Popen[bytes] | None = None
         folder.mkdir(exist_ok=True)
 
@@ -48,6 +49,7 @@ class OwnRedis:
             command += ["--appendonly", "yes", "--appendfsync", "always"]
         else:
             command += ["--appendonly", "no"]
+        command += self.options
         self.process = subprocess.Popen(
             command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
         )
