@@ -22,9 +22,10 @@ test-all: install
 	PYTEST_MARKERS= VENV=$(VENV) bash scripts/test.sh
 
 # Only the fault scenarios (real workers killed, paused, delivered twice; their own Redis and
-# PostgreSQL restarted, 10 s and 120 s down), slow ones too.
+# PostgreSQL restarted, 10 s and 120 s down; a full database disk, a full Redis), slow ones too.
 test-faults: install
-	PYTEST_MARKERS= VENV=$(VENV) bash scripts/test.sh tests/workers/pipeline/test_faults.py -s
+	PYTEST_MARKERS= VENV=$(VENV) bash scripts/test.sh tests/workers/pipeline/test_faults.py \
+		tests/workers/pipeline/test_resource_faults.py -s
 
 # The whole stack as `make run` runs it, two hours under load and faults (scripts/soak.py):
 # samples, plot and verdict in var/soak/<time>/. SOAK_MINUTES=10 for a shorter one.

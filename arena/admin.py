@@ -395,15 +395,19 @@ class MatchAdmin(ModelAdmin):
     def requeue_failed(self, request, queryset):
         from django.db import transaction
 
-        from arena.models.tournaments import load_enqueue
+        from arena.models.tournaments import enqueue_all, load_enqueue
         from arena.services.attempts import requeue_failed
 
         enqueue = load_enqueue()
         done = 0
         for match in queryset.filter(status=Match.Status.FAILED):
             if requeue_failed(match):
+                # As every service sends: a broker that refuses the message (down, full)
+                # fails neither this action nor the other matches' re-queue; the reaper
+                # sends a queued match whose message is missing.
                 transaction.on_commit(
-                    lambda m=match: enqueue(m.pk, m.purpose)  # type: ignore[misc]
+                    lambda m=match: enqueue_all(enqueue, [m.pk], m.purpose),  # type: ignore[misc]
+                    robust=True,
                 )
                 done += 1
         skipped = queryset.count() - done

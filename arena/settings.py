@@ -312,6 +312,10 @@ else:
         "socket_connect_timeout": 5,
         "retry_on_timeout": True,
     }
+    if CELERY_BROKER_URL.startswith("redis://"):
+        # Kombu's Redis transport, with a worker that rides out Redis refusing writes at
+        # its maxmemory (workers/broker.py).
+        CELERY_BROKER_TRANSPORT = "workers.broker:Transport"
 CELERY_RESULT_BACKEND = None
 # Run tasks in the calling process instead of sending them (tests and one-off scripts only).
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)

@@ -4,17 +4,19 @@
 anyone (no URLs, hosts or passwords: a failure is named by its exception class only):
 
 * database: latency; free disk where the database is on this host;
-* broker: latency, depth of each queue;
+* broker: latency, depth of each queue; failing when Redis refuses a write (full at its
+  maxmemory);
 * matches: how many wait, the oldest one's age, how many finished in the last 5 minutes;
 * workers: live count (Celery's ping), and per node its heartbeat (workers/heartbeat.py):
   pool processes, zombies, orphans, starts in the last hour;
 * reaper: seconds since its last sweep.
 
 The node is unhealthy (503) when a critical part fails, and `failing` names each: the
-database or broker unreachable, fewer live workers than ARENA_HEALTH_MIN_WORKERS, the
-oldest waiting match older than ARENA_HEALTH_MAX_WAIT_SECONDS, a node started more than
-ARENA_HEALTH_MAX_STARTS_PER_HOUR times in the last hour (restarting in a loop), the
-database's disk under ARENA_HEALTH_MIN_FREE_DISK_PERCENT free.
+database or broker unreachable (or the broker refusing writes), fewer live workers than
+ARENA_HEALTH_MIN_WORKERS, the oldest waiting match older than
+ARENA_HEALTH_MAX_WAIT_SECONDS, a node started more than ARENA_HEALTH_MAX_STARTS_PER_HOUR
+times in the last hour (restarting in a loop), the database's disk under
+ARENA_HEALTH_MIN_FREE_DISK_PERCENT free.
 """
 
 from __future__ import annotations
@@ -42,6 +44,8 @@ REAPER_KEY = "arena:reaper:last"
 SANDBOX_STARTS_KEY = "arena:sandbox-starts"
 # Queued matches the reaper sent again because their message was lost (a counter).
 RESENT_KEY = "arena:reaper:resent"
+# Written by each health check: a broker that refuses writes is failing.
+WRITE_PROBE_KEY = "arena:health:write-probe"
 THROUGHPUT_SECONDS = 300
 
 
@@ -109,7 +113,16 @@ def _broker() -> dict[str, Any]:
         for name in names:
             pipe.llen(name)
         depths = pipe.execute()
-    return {"queues": dict(zip(names, (int(d) for d in depths), strict=True))}
+    found: dict[str, Any] = {"queues": dict(zip(names, (int(d) for d in depths), strict=True))}
+    import redis
+
+    try:
+        # A Redis full at its maxmemory (noeviction) answers every read and refuses every
+        # write: no match can be sent, and a worker cannot answer a ping.
+        client.set(WRITE_PROBE_KEY, "1", ex=60)
+    except redis.ResponseError as exc:
+        found.update(ok=False, error=type(exc).__name__)
+    return found
 
 
 def _matches() -> dict[str, Any]:

@@ -30,10 +30,11 @@ def free_port() -> int:
 class OwnRedis:
     """A redis-server of this test's own, so the shared one is never touched."""
 
-    def __init__(self, folder: Path, persistent: bool) -> None:
+    def __init__(self, folder: Path, persistent: bool, options: tuple[str, ...] = ()) -> None:
         self.port = free_port()
         self.folder = folder
         self.persistent = persistent
+        self.options = list(options)  # more redis-server arguments (`--maxmemory`, ...)
         self.process: subprocess.Popen[bytes] | None = None
         folder.mkdir(exist_ok=True)
 
@@ -48,6 +49,7 @@ class OwnRedis:
             command += ["--appendonly", "yes", "--appendfsync", "always"]
         else:
             command += ["--appendonly", "no"]
+        command += self.options
         self.process = subprocess.Popen(
             command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
         )
@@ -78,7 +80,9 @@ class OwnPostgres:
 
     database = "arena"
 
-    def __init__(self) -> None:
+    def __init__(self, waldir: Path | None = None) -> None:
+        """`waldir`: where the write-ahead log goes (initdb --waldir), an empty directory
+        the server's user can write (a test's small disk); by default inside the data."""
         self.folder = Path(tempfile.mkdtemp(prefix="arena-own-pg-"))
         self.folder.chmod(0o755)
         self.data = self.folder / "data"
@@ -89,9 +93,10 @@ class OwnPostgres:
         if os.geteuid() == 0:
             self._as = {"user": "postgres", "group": "postgres", "extra_groups": []}
             shutil.chown(self.folder, "postgres", "postgres")
+        wal = ["--waldir", str(waldir)] if waldir is not None else []
         subprocess.run(
             [postgres_bin("initdb"), "-D", str(self.data), "-A", "trust", "-U", "postgres",
-             "--no-sync", "-E", "UTF8"],
+             "--no-sync", "-E", "UTF8", *wal],
             cwd=self.folder, capture_output=True, check=True, **self._as,
         )  # fmt: skip
 

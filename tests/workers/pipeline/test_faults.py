@@ -18,6 +18,7 @@ The beat's ladder scheduler is paused (`make_matches`) so only the test's matche
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 import signal
@@ -326,20 +327,27 @@ def own_database(transactional_db) -> Iterator[OwnPostgres]:
     server = OwnPostgres()
     try:
         server.start()
-        server.copy_schema(database_url())
-        saved = dict(connection.settings_dict)
-        connection.close()
-        connection.settings_dict.update(
-            HOST="127.0.0.1", PORT=str(server.port), NAME=server.database, USER="postgres",
-            PASSWORD="",
-        )  # fmt: skip
-        try:
+        with in_place_of_the_test_database(server):
             yield server
-        finally:
-            connection.close()
-            connection.settings_dict.update(saved)
     finally:
         server.close()
+
+
+@contextlib.contextmanager
+def in_place_of_the_test_database(server: OwnPostgres) -> Iterator[None]:
+    """Point the default connection at a started `server`, with the test database's tables."""
+    server.copy_schema(database_url())
+    saved = dict(connection.settings_dict)
+    connection.close()
+    connection.settings_dict.update(
+        HOST="127.0.0.1", PORT=str(server.port), NAME=server.database, USER="postgres",
+        PASSWORD="",
+    )  # fmt: skip
+    try:
+        yield
+    finally:
+        connection.close()
+        connection.settings_dict.update(saved)
 
 
 def progress_after(ids: list[int], back_at: datetime) -> list[float]:
