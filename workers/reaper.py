@@ -188,8 +188,12 @@ class Reaper:
             scan_every = float(settings.ARENA_ORPHAN_SCAN_SECONDS)
             if time.monotonic() - self.orphans.last_scan >= scan_every:
                 self.orphans.last_scan = time.monotonic()
-                with contextlib.suppress(OSError, ConnectionError):
+                try:
                     counts["resent"] = self.orphans.run(now)
+                except DatabaseError:
+                    raise
+                except Exception as exc:  # the broker away or refusing writes: next scan
+                    log.warning("reaper: the scan for lost messages could not run: %s", exc)
                 from arena.services.challenges import advance_stalled_challenges
                 from arena.services.validation import resend_stale_validations
 
