@@ -17,7 +17,7 @@ from django.contrib.auth.models import User
 from arena.models import Match
 from tests.workers.sandbox.conftest import RANDOM_BOT, pick_game
 from tests.workers.test_tasks import make_bot, make_match, reference
-from workers import scratch, tasks
+from workers import code_cache, scratch, tasks
 from workers.smoke import smoke_test
 
 
@@ -32,12 +32,18 @@ def full_scratch(tmp_path: Path, monkeypatch) -> Iterator[Path]:
                 handle.write(b"x" * 4096)
 
         monkeypatch.setenv("ARENA_SCRATCH_DIR", str(place))
-        scratch.scratch_dir.cache_clear()
+        _forget_the_scratch_dir()
         assert scratch.scratch_dir() == str(place)
         yield place
     finally:
-        scratch.scratch_dir.cache_clear()
+        monkeypatch.delenv("ARENA_SCRATCH_DIR", raising=False)
+        _forget_the_scratch_dir()  # the next tests' code cache and folders go back to /dev/shm
         subprocess.run(["umount", "-l", str(place)], check=False)
+
+
+def _forget_the_scratch_dir() -> None:
+    scratch.scratch_dir.cache_clear()
+    code_cache.cache_dir.cache_clear()
 
 
 @pytest.mark.django_db
