@@ -315,6 +315,9 @@ def test_a_dirty_uid_held_by_someone_elses_zombie_is_skipped_without_waiting(tmp
     uid = 64990
     parent = _zombie_of_another_parent(uid)
     try:
+        deadline = time.monotonic() + 10
+        while not processes_of_uid(uid) and time.monotonic() < deadline:
+            time.sleep(0.01)  # the child changes its uid, then exits
         assert processes_of_uid(uid), "the zombie should be there"
         started = time.monotonic()
         assert _kill_uid(uid, started + 30.0) is False  # still there: the uid stays dirty
