@@ -135,3 +135,13 @@ def test_long_histories_are_thinned_for_the_chart_keeping_both_ends():
     assert len(thin) == 300 and thin[0] == 0 and thin[-1] == 4999
     assert thin == sorted(set(thin))
     assert charts.thinned(points[:10]) == points[:10]
+
+
+def test_the_api_link_opens_the_api_documentation_served_offline(db, client: Client):
+    home = client.get("/").content.decode()
+    assert 'href="/api/docs/"' in home
+    docs = client.get("/api/docs/")
+    assert docs.status_code == 200
+    # Swagger UI from the installed sidecar package, never from a CDN.
+    body = docs.content.decode()
+    assert "swagger-ui" in body and "cdn" not in body.lower()
