@@ -16,6 +16,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 # Every query parameter an API operation reads (filters, paging, DRF's format switch).
 PARAMETERS = {
     "bot",
+    "challenge",
     "cursor",
     "format",
     "ladder",

@@ -161,7 +161,7 @@ class BotFilterSerializer(serializers.Serializer):
     # database (PostgreSQL refuses NUL in text: that was a 500).
     game = serializers.CharField(required=False)
     owner = serializers.CharField(required=False)
-    mine = serializers.BooleanField(required=False, help_text="only the caller's own bots")
+    mine = OptionalBooleanField(required=False, help_text="only the caller's own bots")
 
 
 class SourceQuerySerializer(serializers.Serializer):

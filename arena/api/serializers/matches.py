@@ -181,6 +181,7 @@ class MatchFilterSerializer(serializers.Serializer):
         help_text="true: only ladder matches; false: none of them; absent: all matches",
     )
     tournament = serializers.IntegerField(required=False, min_value=1)
+    challenge = serializers.IntegerField(required=False, min_value=1)
     bot = serializers.IntegerField(required=False, min_value=1)
     game = serializers.CharField(required=False)
     status = serializers.ChoiceField(choices=Match.Status.values, required=False)

@@ -114,6 +114,8 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
             wanted = query_filters(self.request, s.MatchFilterSerializer)
             if "tournament" in wanted:
                 queryset = queryset.filter(tournament_id=wanted["tournament"])
+            if "challenge" in wanted:
+                queryset = queryset.filter(challenge_id=wanted["challenge"])
             if "bot" in wanted:
                 # A join, not IN (subquery): the planner then walks the seats' (bot, match)
                 # index backwards and stops after one page. A bot sits once per match.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from arena.models import Match, Tournament
+from arena.models import Challenge, Match, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -120,8 +120,23 @@ def test_absent_filters_list_ladder_and_tournament_matches_alike(
         assert reply.status_code == 200, reply.content
         return {m["id"] for m in reply.json()["results"]}
 
+    challenge = Challenge.objects.create(
+        game="duel", candidate=a1.latest_version(), baseline=other.latest_version()
+    )
+    challenged = Match.objects.create(
+        game="duel", rules_version="duel@1", players=2, seed=10,
+        purpose=Match.Purpose.CHALLENGE, challenge=challenge,
+    )  # fmt: skip
+    for seat, bot in enumerate([a1, other]):
+        challenged.seats.create(seat=seat, bot=bot, bot_version=bot.latest_version())
+
     tournament_ids = set(tournament.matches.values_list("id", flat=True))
-    assert listed("") == tournament_ids | {ladder.pk}
-    assert ladder.pk in listed(f"bot={a1.pk}") and ladder.pk in listed("status=finished")
+    everything = tournament_ids | {ladder.pk, challenged.pk}
+    assert listed("") == everything
+    assert {ladder.pk, challenged.pk} <= listed(f"bot={a1.pk}")
+    assert ladder.pk in listed("status=finished")
     assert listed("ladder=true") == {ladder.pk}
-    assert listed("ladder=false") == tournament_ids
+    assert listed("ladder=false") == tournament_ids | {challenged.pk}
+    assert listed(f"tournament={tournament.pk}") == tournament_ids
+    assert listed(f"challenge={challenge.pk}") == {challenged.pk}
+    assert listed("game=duel") == everything
