@@ -16,7 +16,7 @@ from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.test import APIClient
 
-from arena.models import Bot, Match, MatchSeat, Rating
+from arena.models import Bot, Ladder, Match, MatchSeat, Rating
 from tests.workers.pipeline.conftest import wait_for_validation
 from tests.workers.pipeline.test_end_to_end import sign_up
 
@@ -112,3 +112,26 @@ def test_an_uploaded_bot_plays_its_newcomer_matches_and_reaches_the_leaderboard(
     # The scheduler sized the ladder from the workers' own answer (celery inspect).
     assert re.search(r"ladder: \d+ worker slots \([1-9]\d* workers answered\)", worker.text())
     assert next(b for b in ladder["bots"] if b["bot_id"] == bot_id)["ladder_games"] >= 10
+
+    # Once the ladder rests, the bot's match list holds every game its leaderboard row
+    # counts (an absent `ladder` filter once hid them all).
+    Ladder.objects.filter(game="moonrollers").update(status=Ladder.Status.PAUSED)
+    deadline = time.monotonic() + 120
+    live = (Match.Status.QUEUED, Match.Status.RUNNING)
+    while Match.objects.filter(purpose=Match.Purpose.LADDER, status__in=live).exists():
+        assert time.monotonic() < deadline, "the paused ladder's matches did not finish"
+        time.sleep(0.2)
+    board = APIClient().get("/api/leaderboards/moonrollers/").json()["results"]
+    games = next(r for r in board if r["bot_id"] == bot_id)["games"]
+    assert games >= NEWCOMER_GAMES
+    assert len(list_all(f"/api/matches/?bot={bot_id}&status=finished")) == games
+
+
+def list_all(url: str) -> list[dict]:
+    """Every row of a cursor-paged list, following `next`."""
+    client, rows = APIClient(), []
+    while url:
+        page = client.get(url).json()
+        rows += page["results"]
+        url = page["next"]
+    return rows
