@@ -60,7 +60,8 @@
     return box;
   }
   function tree(value, depth) {
-    if (value === null) return el("span", { class: "hidden", text: "hidden" });
+    // null is what a view does not show: hidden from it, or nothing there yet.
+    if (value === null) return el("span", { class: "hidden", text: "—", title: "not shown: hidden from this view, or empty" });
     if (typeof value !== "object") return document.createTextNode(String(value));
     if (depth > 3) return document.createTextNode(short(value));
     var dl = el("dl", { class: "tree" });
@@ -134,6 +135,12 @@
         res.appendChild(el("li", { text: (names[seat] || "seat " + seat) + ": rank " + frame.result.ranks[seat] + ", score " + JSON.stringify(score) }));
       });
       stage.appendChild(el("p", { text: "Result" }));
+      if (frame.result.outcome) {
+        // A cooperative game: the team won or lost together.
+        var verdict = frame.result.outcome === "success" ? "The mission succeeded" : "The mission failed";
+        var detail = frame.result.team_score !== undefined ? " (team score " + frame.result.team_score + (frame.result.target !== undefined ? " of " + frame.result.target + " needed" : "") + ")" : "";
+        stage.appendChild(el("p", { id: "replay-outcome", text: verdict + detail + "." }));
+      }
       stage.appendChild(res);
     }
     var details = el("details", {}, [el("summary", { text: "Everything " + (view === "spectator" ? "a spectator" : seatName(Number(view))) + " sees" })]);

@@ -155,6 +155,10 @@ def test_pages_and_replays_in_chromium(live_server, settings):
             api = page.request.get(f"{base}/api/matches/{match_id}/").json()
             shown = json.loads(page.locator("#replay-result").get_attribute("data-scores"))
             assert shown == api["result"]["scores"], game
+            if game == "moon_adventure":  # cooperative: whether the mission succeeded
+                said = page.locator("#replay-outcome").inner_text()
+                verdict = "succeeded" if api["result"].get("outcome") == "success" else "failed"
+                assert f"The mission {verdict}" in said, said
             # Another point of view is another request (one view per response), made once.
             with page.expect_response(lambda r: "/frames/?view=seat" in r.url) as asked:
                 page.select_option("#replay-view", "1")
