@@ -11,6 +11,7 @@ urlpatterns = [
     path("bots/<int:pk>/", views.bot_detail, name="web-bot"),
     path("bots/<int:pk>/active/", views.bot_active, name="web-bot-active"),
     path("bots/<int:pk>/ladder/resume/", views.bot_ladder_resume, name="web-bot-ladder-resume"),
+    path("tournaments/", views.tournaments, name="web-tournaments"),
     path("tournaments/<int:pk>/", views.tournament_detail, name="web-tournament"),
     path("matches/<int:pk>/", views.match_detail, name="web-match"),
     path("signup/", views.signup, name="web-signup"),

@@ -69,6 +69,38 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "web/home.html", {"games": games})
 
 
+TOURNAMENT_GROUPS = [
+    ("Running", ["running", "paused"]),
+    ("Upcoming", ["scheduled"]),
+    ("Finished", ["finished", "cancelled"]),
+]
+
+
+def tournaments(request: HttpRequest) -> HttpResponse:
+    """Every tournament, by state: a finished one stays findable, with its standings."""
+    queryset = Tournament.objects.only("id", "name", "game", "format", "status", "created_at")
+    game, format_ = request.GET.get("game", ""), request.GET.get("format", "")
+    if game:
+        queryset = queryset.filter(game=game)
+    if format_:
+        queryset = queryset.filter(format=format_)
+    rows = list(queryset.order_by("-id")[:500])
+    groups = [
+        (title, [t for t in rows if t.status in statuses]) for title, statuses in TOURNAMENT_GROUPS
+    ]
+    return render(
+        request,
+        "web/tournaments.html",
+        {
+            "groups": groups,
+            "games": [g.name for g in _games()],
+            "formats": Tournament.Format.choices,
+            "chosen_game": game,
+            "chosen_format": format_,
+        },
+    )
+
+
 def leaderboard(request: HttpRequest, game: str) -> HttpResponse:
     spec = leaderboard_service.leaderboard_game(game) if _known(game) else _missing(game)
     order = request.GET.get("order", "rating")

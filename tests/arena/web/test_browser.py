@@ -104,6 +104,7 @@ def test_pages_and_replays_in_chromium(live_server, settings):
         "home": "/",
         **{f"game-{g}": f"/games/{g}/?order=skill" for g in GAMES},
         "bot": f"/bots/{site.bots['moon_bots'][0]}/",
+        "tournaments": "/tournaments/",
         "tournament": f"/tournaments/{site.tournaments['moonrollers']}/",
         "knockout": f"/tournaments/{site.knockout}/",
         **{f"match-{g}": f"/matches/{site.matches[g]}/" for g in GAMES},

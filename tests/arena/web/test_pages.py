@@ -145,3 +145,29 @@ def test_the_api_link_opens_the_api_documentation_served_offline(db, client: Cli
     # Swagger UI from the installed sidecar package, never from a CDN.
     body = docs.content.decode()
     assert "swagger-ui" in body and "cdn" not in body.lower()
+
+
+def test_the_tournaments_page_lists_finished_ones_by_state_game_and_format(db, client: Client):
+    from django.contrib.auth.models import User
+
+    from arena.models import Tournament
+
+    organiser = User.objects.create_user("org")
+    done = Tournament.objects.create(
+        name="autumn cup", game="moonrollers", players_per_match=2, created_by=organiser,
+        status=Tournament.Status.FINISHED, format=Tournament.Format.SWISS,
+    )  # fmt: skip
+    Tournament.objects.create(
+        name="spring cup", game="moon_bots", players_per_match=2, created_by=organiser
+    )
+    page = client.get("/tournaments/").content.decode()
+    assert 'href="/tournaments/"' in page  # in the navigation
+    finished = page[page.index('id="t-finished"') :]
+    assert f'href="/tournaments/{done.pk}/"' in finished and "autumn cup" in finished
+    upcoming = page[page.index('id="t-upcoming"') : page.index('id="t-finished"')]
+    assert "spring cup" in upcoming
+    only = client.get("/tournaments/?game=moon_bots").content.decode()
+    assert "spring cup" in only and "autumn cup" not in only
+    swiss = client.get("/tournaments/?format=swiss").content.decode()
+    assert "autumn cup" in swiss and "spring cup" not in swiss
+    assert client.get(f"/tournaments/{done.pk}/").status_code == 200
