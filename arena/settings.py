@@ -53,6 +53,8 @@ INSTALLED_APPS = [
     # Swagger UI for /api/docs/, served from /static/: nothing loads from a CDN.
     "drf_spectacular_sidecar",
     "arena.apps.ArenaConfig",
+    # No models: its management commands drive the workers (manage.py arena_bench).
+    "workers.apps.WorkersConfig",
 ]
 
 MIDDLEWARE = [

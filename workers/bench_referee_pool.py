@@ -1,5 +1,6 @@
-"""The referee alone, in a pool of processes: the side of `manage.py arena_bench` that
-plays matches with no broker and no database, as a worker's pool process would.
+"""The referee alone, in a pool of processes: the side of `manage.py arena_bench`
+(workers/management/commands/) that plays matches with no broker and no database, as a
+worker's pool process would.
 
 Each process pins itself to one CPU, checks its launcher and starts its zygote lanes
 before the clock starts, as a Celery pool process does (workers/celery.py).

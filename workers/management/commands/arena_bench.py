@@ -51,14 +51,14 @@ from arena.bench.cpu import (
     own_cpu,
     process_cpu,
 )
-from arena.bench.referee_pool import (
+from arena.models import Bot, Match, MatchSeat
+from workers.bench_referee_pool import (
     pool_finish,
     pool_init,
     pool_play,
     pool_play_set,
     pool_warm,
 )
-from arena.models import Bot, Match, MatchSeat
 
 REFERENCE = Path(__file__).resolve().parents[3] / "bots" / "reference"
 BENCH_OWNER = "arena-bench"
