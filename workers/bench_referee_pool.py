@@ -26,7 +26,7 @@ def pool_init(isolation: str, slots: Any, barrier: Any) -> None:
     global _launcher, _barrier
     _barrier = barrier
     from workers.affinity import freeze_startup_heap, pin_to_one_cpu
-    from workers.launchers import get_launcher
+    from workers.isolation import get_launcher
 
     # Pinned like a worker's pool process (workers/celery.py), so both sides compare alike.
     if settings.ARENA_PIN_MATCH_CPU:
