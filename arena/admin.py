@@ -34,6 +34,8 @@ from arena.models import (
 )
 from arena.services import control
 from arena.services.brackets import bracket_summary, rounds_summary
+from arena.services.rounds import planned_matches
+from arena.services.tournaments import start_tournament
 
 admin.site.site_header = "Moon Arena"
 admin.site.site_title = "Moon Arena admin"
@@ -225,7 +227,7 @@ class TournamentAdmin(ModelAdmin):
     @admin.display(description="matches done")
     def progress(self, tournament):
         if tournament.status == Tournament.Status.SCHEDULED:
-            return f"0 / {tournament.planned_matches()} planned"
+            return f"0 / {planned_matches(tournament)} planned"
         return f"{tournament.n_done} / {tournament.n_matches}"
 
     def save_model(self, request, obj, form, change):
@@ -320,7 +322,7 @@ class TournamentAdmin(ModelAdmin):
     def start_now(self, request, queryset):
         for tournament in queryset:
             try:
-                ids = tournament.start()
+                ids = start_tournament(tournament)
             except ArenaError as exc:
                 self.message_user(request, f"{tournament}: {exc.message}", messages.ERROR)
             else:

@@ -53,6 +53,8 @@ INSTALLED_APPS = [
     # Swagger UI for /api/docs/, served from /static/: nothing loads from a CDN.
     "drf_spectacular_sidecar",
     "arena.apps.ArenaConfig",
+    # No models: its management commands drive the workers (manage.py arena_bench).
+    "workers.apps.WorkersConfig",
 ]
 
 MIDDLEWARE = [
@@ -338,7 +340,7 @@ ARENA_MAX_BOTS_PER_USER = env_int("ARENA_MAX_BOTS_PER_USER", 20, minimum=1)
 # ... and versions of one bot uploaded in any 24 hours (past it a 429 with Retry-After).
 ARENA_MAX_VERSIONS_PER_BOT_PER_DAY = env_int("ARENA_MAX_VERSIONS_PER_BOT_PER_DAY", 20, minimum=1)
 # enqueue_match(match_id, purpose) puts one match on its purpose's queue (workers/routing.py);
-# called on commit by tournament.start() and the ladder scheduler.
+# called on commit by start_tournament (arena/services/tournaments.py) and the ladder scheduler.
 ARENA_ENQUEUE_MATCH = env_str("ARENA_ENQUEUE_MATCH", "workers.tasks.enqueue_match")
 # enqueue_matches(match_ids, purpose) puts matches between the same bot versions on the
 # queue as sets: one task, one process per bot version for the set (a pairing's games).

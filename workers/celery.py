@@ -18,7 +18,6 @@ import os
 
 from celery import Celery
 from celery.signals import (
-    beat_init,
     task_postrun,
     task_prerun,
     worker_init,
@@ -33,9 +32,10 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arena.settings")
 # task (a PostgreSQL connection costs a server process fork); DB_CONN_MAX_AGE wins.
 os.environ.setdefault("DB_CONN_MAX_AGE", "300")
 
-# The tasks module is imported when the worker starts, after Celery's Django fix-up has
-# set Django up (it needs the models).
-app = Celery("workers", include=["workers.tasks"])
+# The task modules are imported when a worker or beat starts, after Celery's Django fix-up
+# has set Django up (they need the models). The reaper's module also starts the reaper in
+# beat (its own `beat_init` handler): this module imports neither back.
+app = Celery("workers", include=["workers.tasks", "workers.reaper"])
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.conf.update(
     task_acks_late=True,
@@ -86,19 +86,7 @@ app.conf.beat_schedule = {
 }
 
 
-@beat_init.connect
-def _start_reaper(**kwargs: object) -> None:
-    """The reaper runs inside beat (workers/reaper.py): never behind the match backlog."""
-    import django
-
-    _die_with_embedding_worker()
-    django.setup()  # beat does not set Django up; the reaper needs the models
-    from workers.reaper import start_in_beat
-
-    start_in_beat(**kwargs)
-
-
-def _die_with_embedding_worker() -> None:
+def die_with_embedding_worker() -> None:
     """A beat embedded in a worker (`--beat`) ends when that worker's main process dies.
 
     Otherwise a worker killed with SIGKILL leaves its beat running under init, and the

@@ -96,7 +96,7 @@ def make_bot(entry: BotEntry, isolation: str, limits: Limits, matches: int) -> B
             return InProcessBot(load_bot(str(entry.path)))
         except BotLoadError as exc:
             raise UsageError(f"bot {entry.label}: {exc}") from None
-    from workers.launchers import get_launcher
+    from workers.isolation import get_launcher
 
     launcher = get_launcher(kind)
     return BotProcess(launcher.launch(entry.path, limits), limits, matches)
@@ -107,7 +107,7 @@ def check_isolation(entries: list[BotEntry], isolation: str) -> None:
         isolation if isolation != "auto" else ("inprocess" if e.builtin else "sandbox")
         for e in entries
     }
-    from workers.launchers import get_launcher
+    from workers.isolation import get_launcher
 
     for kind in kinds - {"inprocess"}:
         try:

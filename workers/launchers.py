@@ -218,17 +218,3 @@ class TrustedProcessLauncher:
         )
         process.scratch = workdir
         return process
-
-
-ISOLATION_KINDS = ("sandbox", "process")
-
-
-def get_launcher(kind: str = "sandbox") -> Launcher:
-    """The launcher for an isolation kind: "sandbox" (bubblewrap) or "process" (trusted)."""
-    if kind == "sandbox":
-        from workers.sandbox import BubblewrapLauncher
-
-        return BubblewrapLauncher()
-    if kind == "process":
-        return TrustedProcessLauncher()
-    raise ValueError(f"unknown isolation {kind!r}; choose one of {', '.join(ISOLATION_KINDS)}")

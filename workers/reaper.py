@@ -1,8 +1,9 @@
 """The reaper: re-queue matches whose lease lapsed, re-send matches whose message was lost.
 
 It runs in the beat process itself, on a thread, every ARENA_REAPER_SECONDS
-(`start_in_beat`, connected to Celery's `beat_init`): never behind the match backlog on a
-queue, and still running when every worker is paused or dead. `reap_stuck_matches` on the
+(`start_in_beat`, connected to Celery's `beat_init` here; the app lists this module among
+its task modules, so beat imports it): never behind the match backlog on a queue, and
+still running when every worker is paused or dead. `reap_stuck_matches` on the
 maintenance queue runs the same sweep by hand.
 
 - A running match whose lease lapsed (workers/lease.py) goes back to `queued` with a new
@@ -29,6 +30,7 @@ import time
 from datetime import datetime, timedelta
 from typing import Any
 
+from celery.signals import beat_init
 from django.conf import settings
 from django.db import DatabaseError, connection
 from django.utils import timezone
@@ -36,6 +38,7 @@ from django.utils import timezone
 from arena.models import Match, MatchAttempt
 from arena.services import attempts
 from arena.services.results import after_failure
+from workers.celery import app, die_with_embedding_worker
 
 log = logging.getLogger(__name__)
 
@@ -89,7 +92,6 @@ def _match_ids(raw: bytes | str) -> list[int]:
 def matches_in_broker() -> set[int] | None:
     """Match ids with a message waiting in a queue or held by a worker (None: cannot tell)."""
     from workers import routing
-    from workers.celery import app
 
     if not str(app.conf.broker_url).startswith(("redis://", "rediss://")):
         return None
@@ -246,8 +248,24 @@ def _record_sweep() -> None:
             client.set(REAPER_KEY, repr(time.time()), ex=3600)
 
 
+@app.task(name="workers.tasks.reap_stuck_matches")
+def reap_stuck_matches() -> dict[str, Any]:
+    """One reaper sweep, by hand (beat runs the reaper itself: `start_in_beat`)."""
+    return Reaper().sweep()
+
+
+@beat_init.connect
+def _start_in_beat(**kwargs: object) -> None:
+    """The reaper runs inside beat: never behind the match backlog."""
+    import django
+
+    die_with_embedding_worker()
+    django.setup()  # set up already when beat imported this module; a no-op then
+    start_in_beat(**kwargs)
+
+
 def start_in_beat(**_: object) -> threading.Thread:
-    """Start the reaper's thread (in the beat process: workers/celery.py)."""
+    """Start the reaper's thread (in the beat process, from its `beat_init`)."""
     # Beat leaves the root logger to Celery's own set-up, which dropped this module's
     # records (re-sends, requeues, outages): they go to stderr, where beat's log goes.
     if not log.handlers:

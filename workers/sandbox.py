@@ -33,7 +33,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
-import functools
 import os
 import pwd
 import re
@@ -125,17 +124,6 @@ _CHECKED: set[tuple[str, str, str, str | None, bool]] = set()
 _LANES_PROVED: dict[tuple[str, str, str, str | None, bool], bool | str] = {}
 
 
-@functools.cache
-def _seccomp_program() -> tuple[bytes | None, str]:
-    """The compiled deny-list, built once per process, and how to describe it."""
-    from workers.seccomp_filter import SeccompUnavailable, build_filter_bpf
-
-    try:
-        return build_filter_bpf(), "deny-list"
-    except SeccompUnavailable as exc:
-        return None, f"off ({exc})"
-
-
 # ----- the launcher -----------------------------------------------------------------
 
 
@@ -170,7 +158,9 @@ class BubblewrapLauncher:
         self._seccomp: bytes | None = None
         self.seccomp_note = "off"
         if use_seccomp:
-            self._seccomp, self.seccomp_note = _seccomp_program()
+            from workers.seccomp_filter import compiled_filter
+
+            self._seccomp, self.seccomp_note = compiled_filter()
         self.subreaper = _become_subreaper() if self.is_root else False
         self._static: list[str] | None = None
         self._codec = False

@@ -14,6 +14,7 @@ layer and says so in its description.
 from __future__ import annotations
 
 import errno
+import functools
 import os
 import socket
 
@@ -126,3 +127,12 @@ def build_filter_bpf() -> bytes:
     finally:
         os.close(read_fd)
     return b"".join(chunks)
+
+
+@functools.cache
+def compiled_filter() -> tuple[bytes | None, str]:
+    """The compiled deny-list, built once per process, and how to describe it."""
+    try:
+        return build_filter_bpf(), "deny-list"
+    except SeccompUnavailable as exc:
+        return None, f"off ({exc})"

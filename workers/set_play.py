@@ -22,7 +22,8 @@ from django.conf import settings
 
 import engine
 from arena.models import Match, MatchSeat
-from workers.launchers import Launcher, get_launcher, launch_all
+from workers.isolation import get_launcher
+from workers.launchers import Launcher, launch_all
 from workers.limits import Limits, LimitsError
 from workers.players import BotProcess, close_all
 from workers.referee import MatchOutcome, SetMatch, play_set

@@ -14,8 +14,9 @@ A bot that misbehaves is a match result (a forfeit), never a retry. Only
 infrastructure faults (database, broker, sandbox unavailable, processes that
 cannot be started) give the claim back and retry; a match that cannot be played
 at all (unknown game, bad options or limits, an engine error) is marked failed.
-`reap_stuck_matches` requeues matches whose worker vanished. Reading and claiming
-matches is in workers/claims.py, playing them in workers/set_play.py.
+The reaper (workers/reaper.py, with its own task) requeues matches whose worker
+vanished. Reading and claiming matches is in workers/claims.py, playing them in
+workers/set_play.py.
 """
 
 from __future__ import annotations
@@ -390,14 +391,6 @@ def enqueue_set(set_id: int, purpose: str | None = None) -> None:
         match_set.matches.unfinished().order_by("set_index", "id").values_list("id", flat=True)
     )
     enqueue_matches(ids, purpose or match_set.purpose)
-
-
-@app.task(name="workers.tasks.reap_stuck_matches")
-def reap_stuck_matches() -> dict[str, Any]:
-    """One reaper sweep, by hand (beat runs the reaper itself: workers/reaper.py)."""
-    from workers.reaper import Reaper
-
-    return Reaper().sweep()
 
 
 @app.task(name="workers.tasks.refit_skills")

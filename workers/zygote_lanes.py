@@ -37,9 +37,9 @@ import time
 import weakref
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from workers.cgroups import BotCgroup
+from workers.cgroups import BotCgroup, CgroupManager
 from workers.limits import Limits
 from workers.sandbox_process import (
     BWRAP_SIGNAL_BASE,
@@ -48,9 +48,6 @@ from workers.sandbox_process import (
     _kill_uid,
     _pipe_with,
 )
-
-if TYPE_CHECKING:
-    from workers.sandbox import BubblewrapLauncher
 
 ZYGOTE_SOURCE = Path(__file__).resolve().parent / "zygote.py"
 # Processes of the lane's uid besides the bot's own: bwrap, its PID 1, the zygote, the
@@ -86,10 +83,31 @@ def _receive_with_pid(control: socket.socket, timeout: float) -> tuple[bytes, in
     return data, pid
 
 
+class LaneLauncher(Protocol):
+    """What a lane needs of the launcher that owns it (sandbox.BubblewrapLauncher, which
+    imports this module: the lanes name what they use rather than import it back)."""
+
+    @property
+    def cgroups(self) -> CgroupManager | None: ...
+    @property
+    def seccomp_program(self) -> bytes | None: ...
+    @property
+    def lanes(self) -> LanePool: ...
+    def lease_uid(self) -> UidLease: ...
+    def lane_options(self) -> list[str]: ...
+    def lane_command(
+        self, uid: int, procs_files: list[str], socket_fd: int, args_fd: int
+    ) -> list[str]: ...
+    def bot_file_name(self, bot_path: Path) -> str: ...
+    def code_options(
+        self, bot_fd: int, name: str, limits: Limits, options: list[str], fds: list[int]
+    ) -> tuple[list[str], str | None]: ...
+
+
 class Lane:
     """One zygote on one leased uid, used by one bot at a time."""
 
-    def __init__(self, launcher: BubblewrapLauncher, starter: ThreadPoolExecutor) -> None:
+    def __init__(self, launcher: LaneLauncher, starter: ThreadPoolExecutor) -> None:
         self.launcher = launcher
         self.starter = starter
         self.owner_pid = os.getpid()
@@ -386,7 +404,7 @@ class ForkedSandbox(SandboxReadings):
 class LanePool:
     """A launcher's lanes: at most `limit`, started on demand, each lent to one bot."""
 
-    def __init__(self, launcher: BubblewrapLauncher, limit: int) -> None:
+    def __init__(self, launcher: LaneLauncher, limit: int) -> None:
         self.launcher = launcher
         self.limit = limit
         self._lock = threading.Lock()
@@ -493,27 +511,6 @@ _LIVE_LANES: weakref.WeakSet[Lane] = weakref.WeakSet()
 
 def lane_pids_of_uid(uid: int) -> set[int]:
     return {pid for lane in list(_LIVE_LANES) if lane.uid == uid for pid in lane.own_pids}
-
-
-def lanes_cpu_seconds() -> float:
-    """CPU time used so far by every live zygote lane's group on this host: the zygotes
-    and the bots they ran. Benchmarks add it to their processes' own, since a lane's bot
-    is no child of theirs. The empty groups a dead worker's lanes left behind are not
-    counted: the next lane on that uid makes its group anew, from zero."""
-    from workers.cgroups import CgroupManager
-
-    manager = CgroupManager()
-    base = manager.bases.get("cpuacct") or manager.bases.get("unified")
-    if base is None or not os.path.isdir(base):
-        return 0.0
-    total = 0.0
-    for name in os.listdir(base):
-        if name.startswith("lane-"):
-            controller = "cpuacct" if manager.version == 1 else "unified"
-            group = BotCgroup(manager.version, {controller: f"{base}/{name}"})
-            if group.pids():
-                total += group.cpu_seconds() or 0.0
-    return total
 
 
 def _descendants(pid: int, depth: int) -> set[int]:

@@ -1,17 +1,18 @@
 """Tournaments: a set of bots, a format, and the matches the format schedules for them.
 
-`start()` turns the schedule (arena/tournaments/, pure maths) into Match rows in one
-transaction and enqueues each match after commit; `try_finish()` closes the tournament when
-its last match is done (called by the result recorder). A round robin creates every match
-at the start; Swiss and knockout formats create their first round there and each later
-round as the previous one ends (arena/services/rounds.py). The entry list, the seeds and
-each entrant's version are frozen in `entrants` when the tournament starts.
+Starting one (arena/services/tournaments.py's `start_tournament`) turns the schedule
+(arena/tournaments/, pure maths) into Match rows in one transaction and enqueues each match
+after commit; `try_finish()` closes the tournament when its last match is done (called by
+the result recorder). A round robin creates every match at the start; Swiss and knockout
+formats create their first round there and each later round as the previous one ends
+(arena/services/rounds.py). The entry list, the seeds and each entrant's version are
+frozen in `entrants` when the tournament starts. The functions below queue matches after
+commit for the services.
 """
 
 from __future__ import annotations
 
 import logging
-import random
 from collections.abc import Callable
 
 from django.conf import settings
@@ -21,15 +22,9 @@ from django.utils import timezone
 from django.utils.module_loading import import_string
 
 import engine
-from arena.errors import Conflict, InvalidInput, Unavailable
-from arena.models.matches import Match, MatchSeat
+from arena.errors import Unavailable
+from arena.models.matches import Match
 from arena.models.sets import MatchSet
-from arena.tournaments.round_robin import (
-    ScheduleError,
-    count_matches,
-    duplicate_round_robin,
-    round_robin,
-)
 
 log = logging.getLogger(__name__)
 
@@ -133,125 +128,11 @@ class Tournament(models.Model):
             and self.start_at <= (now or timezone.now())
         )
 
-    def planned_matches(self, bots: int | None = None) -> int:
-        """Matches the event will have (for rounds formats, without extra set games)."""
-        if bots is None:
-            bots = self.bots.filter(is_active=True).count()
-        if self.format == self.Format.ROUND_ROBIN:
-            return count_matches(bots, self.players_per_match, self.games_per_pairing)
-        from arena.services.rounds import planned_matches
-
-        return planned_matches(self, bots)
-
     def has_rounds(self) -> bool:
         return self.format != self.Format.ROUND_ROBIN
 
     def is_over(self) -> bool:
         return self.status in (self.Status.FINISHED, self.Status.CANCELLED)
-
-    def start(self) -> list[int]:
-        """Create every match of the schedule and enqueue them once the transaction commits.
-
-        Raises Conflict if the tournament is not scheduled any more, InvalidInput if its bots
-        cannot fill the schedule, Unavailable if the queue function cannot be loaded.
-        Returns the new match ids.
-        """
-        enqueue = load_enqueue()
-        enqueue_many = load_enqueue_sets()
-        try:
-            game = engine.get_game(self.game)
-        except engine.UnknownGame as exc:
-            raise InvalidInput(str(exc), field="game") from None
-        with transaction.atomic():
-            locked = Tournament.objects.select_for_update().get(pk=self.pk)
-            if locked.status != self.Status.SCHEDULED:
-                raise Conflict(f"tournament {self.pk} is {locked.status}, not scheduled")
-            bots = list(locked.bots.filter(is_active=True).order_by("id"))
-            versions = {}
-            for bot in bots:
-                # Only a version that passed its smoke match plays.
-                version = bot.latest_ready_version()
-                if version is None:
-                    raise InvalidInput(f"bot {bot.name!r} has no version that passed validation")
-                versions[bot.pk] = version
-            if locked.has_rounds():
-                from arena.services.rounds import start_rounds
-
-                ids = start_rounds(locked, bots, versions)
-                now = timezone.now()
-                Tournament.objects.filter(pk=locked.pk).update(
-                    status=self.Status.RUNNING, started_at=now
-                )
-                transaction.on_commit(
-                    lambda: enqueue_all(enqueue, ids, Match.Purpose.TOURNAMENT), robust=True
-                )
-                self.status, self.started_at = self.Status.RUNNING, now
-                self.entrants, self.planned_rounds = locked.entrants, locked.planned_rounds
-                return ids
-            try:
-                if locked.duplicate_seats:
-                    sets = duplicate_round_robin(
-                        [b.pk for b in bots], locked.players_per_match, locked.games_per_pairing
-                    )
-                else:
-                    schedule = round_robin(
-                        [b.pk for b in bots], locked.players_per_match, locked.games_per_pairing
-                    )
-                    sets = [[seating] for seating in schedule]
-            except ScheduleError as exc:
-                raise InvalidInput(f"{exc} (the tournament has {len(bots)} active bots)") from exc
-            rng = random.Random(f"moon-arena:tournament:{locked.pk}")
-            seeds = [rng.getrandbits(62) for _ in sets]
-            match_sets: list[MatchSet | None] = [None] * len(sets)
-            if locked.duplicate_seats:
-                match_sets = list(
-                    MatchSet.objects.bulk_create(
-                        MatchSet(
-                            game=game.name,
-                            purpose=Match.Purpose.TOURNAMENT,
-                            tournament=locked,
-                            seed=seed,
-                            players=locked.players_per_match,
-                            versions=[versions[bot_id].pk for bot_id in seatings[0]],
-                        )
-                        for seatings, seed in zip(sets, seeds, strict=True)
-                    )
-                )
-            planned = [
-                (seating, seed, match_set, index if match_set else None)
-                for seatings, seed, match_set in zip(sets, seeds, match_sets, strict=True)
-                for index, seating in enumerate(seatings)
-            ]
-            matches = Match.objects.bulk_create(
-                locked.new_match(game, len(seating), seed, match_set, index)
-                for seating, seed, match_set, index in planned
-            )
-            MatchSeat.objects.bulk_create(
-                MatchSeat(
-                    match=match,
-                    seat=seat,
-                    bot_id=bot_id,
-                    bot_version=versions[bot_id],
-                )
-                for match, (seating, _, _, _) in zip(matches, planned, strict=True)
-                for seat, bot_id in enumerate(seating)
-            )
-            now = timezone.now()
-            Tournament.objects.filter(pk=locked.pk).update(
-                status=self.Status.RUNNING, started_at=now
-            )
-            ids = [m.pk for m in matches]
-            # A pairing's games (or one duplicate set) go as one set: one bot process each.
-            groups: dict[object, list[int]] = {}
-            for match, (seating, _, match_set, _) in zip(matches, planned, strict=True):
-                key = match_set.pk if match_set else tuple(sorted(seating))
-                groups.setdefault(key, []).append(match.pk)
-            transaction.on_commit(
-                lambda: enqueue_sets(enqueue_many, list(groups.values()), Match.Purpose.TOURNAMENT),
-                robust=True,
-            )
-        self.status, self.started_at = self.Status.RUNNING, now
-        return ids
 
     def new_match(
         self,

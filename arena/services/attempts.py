@@ -61,7 +61,7 @@ _INSERT_ATTEMPTS_SQL = (
 
 
 def ending(recorded: Any) -> tuple[str, str] | None:
-    """The attempt a recording ends (`Recorded`, arena/services/results.py): recorded, or
+    """The attempt a recording ends (`Recorded`, arena/services/result_rows.py): recorded, or
     discarded (a result from a lapsed claim); None when the match was done already."""
     if recorded.stale_claim:
         return MatchAttempt.Outcome.DISCARDED, "a result from a claim that had lapsed"

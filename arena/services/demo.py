@@ -20,6 +20,7 @@ import engine
 from arena.errors import ArenaError
 from arena.models import Bot, Rating, Tournament
 from arena.services import bots as bot_service
+from arena.services.tournaments import start_tournament
 
 ARENA_USER = "arena"
 DEMO_TOURNAMENT = "Demo round robin"
@@ -145,7 +146,7 @@ def load_demo_tournament(report: DemoReport, game: str | None, start: bool) -> N
 
 def _try_start(tournament: Tournament, report: DemoReport) -> None:
     try:
-        tournament.start()
+        start_tournament(tournament)
     except ArenaError as exc:
         report.problems.append(f"the demo tournament was not started: {exc.message}")
 

@@ -137,7 +137,11 @@ def planned_count(
     return sum(1 for one_round in sizes for size in one_round if size > 1) * games
 
 
-def planned_matches(tournament: Tournament, entrants: int) -> int:
+def planned_matches(tournament: Tournament, entrants: int | None = None) -> int:
+    """Matches the event will have (for rounds formats, without extra set games), for
+    `entrants` bots: by default its active ones."""
+    if entrants is None:
+        entrants = tournament.bots.filter(is_active=True).count()
     return planned_count(
         tournament.format,
         entrants,
@@ -163,7 +167,8 @@ def start_rounds(
 ) -> list[int]:
     """Freeze the entrants (seeded by rating) and open round 1; returns its match ids.
 
-    Runs in Tournament.start's transaction with the tournament row locked.
+    Runs in start_tournament's transaction (arena/services/tournaments.py) with the
+    tournament row locked.
     """
     try:
         game = engine.get_game(tournament.game)

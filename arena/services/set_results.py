@@ -20,6 +20,7 @@ end) returns None and the caller keeps the per-match path.
 
 from __future__ import annotations
 
+import logging
 import uuid
 from collections.abc import Sequence
 from datetime import datetime
@@ -30,38 +31,39 @@ from django.utils import timezone
 
 from arena.models import Match, MatchSeat, Rating
 from arena.services import attempts, rows
-from arena.services.results import (
-    _MATCH_COLUMNS,
-    _RATING_COLUMNS,
-    _RATING_FIELDS,
-    _SEAT_COLUMNS,
+from arena.services.result_rows import (
+    MATCH_COLUMNS,
+    RATING_COLUMNS,
+    RATING_FIELDS,
     SEAT_AND_RATING_ROWS_SQL,
+    SEAT_COLUMNS,
     Outcome,
     Recorded,
-    _check_outcome,
-    _claim_taken,
-    _fill,
-    _is_cooperative,
-    _json,
-    _rate,
-    log,
+    check_outcome,
+    claim_taken,
+    fill_result,
+    is_cooperative,
+    json_text,
+    rate_match,
 )
 
-_RATING_BOT = _RATING_COLUMNS.index("bot_id")
-_RATING_GAME = _RATING_COLUMNS.index("game")
+log = logging.getLogger(__name__)
+
+_RATING_BOT = RATING_COLUMNS.index("bot_id")
+_RATING_GAME = RATING_COLUMNS.index("game")
 
 # The matches in id order, then their bots' ratings in (bot, game) order: the order
 # every recording transaction locks in (results.py), so sets and single matches queue
 # behind each other rather than deadlock.
 _LOCK_SET_SQL = (
-    f"SELECT {rows.select_list(_MATCH_COLUMNS, 'm')}, {rows.select_list(_SEAT_COLUMNS, 's')}"
+    f"SELECT {rows.select_list(MATCH_COLUMNS, 'm')}, {rows.select_list(SEAT_COLUMNS, 's')}"
     " FROM arena_match m"
     # The ids on the seats too: see workers/claims.py's read, which has the same join.
     " LEFT JOIN arena_matchseat s ON s.match_id = m.id AND s.match_id = ANY(%s::bigint[])"
     " WHERE m.id = ANY(%s::bigint[]) ORDER BY m.id, s.seat FOR UPDATE OF m"
 )
 _LOCK_SET_RATINGS_SQL = (
-    f"SELECT {', '.join(_RATING_COLUMNS)} FROM arena_rating"
+    f"SELECT {', '.join(RATING_COLUMNS)} FROM arena_rating"
     " WHERE game = ANY(ARRAY(SELECT DISTINCT game FROM arena_match WHERE id = ANY(%s::bigint[])))"
     " AND bot_id = ANY(ARRAY(SELECT DISTINCT bot_id FROM arena_matchseat"
     " WHERE match_id = ANY(%s::bigint[])))"
@@ -71,7 +73,7 @@ _LOCK_SET_RATINGS_SQL = (
 # The set's records and results travel as one JSON array each, not as text[]: psycopg
 # quotes a text array's elements one by one in Python (~4.5 ms for a set of 16 records of
 # ~6 KB, as much CPU as a whole match), where one string goes as it is. A JSON null is
-# SQL NULL, as `_json` makes it for a single match.
+# SQL NULL, as `json_text` makes it for a single match.
 _JSONB_ITEMS = (
     "ARRAY(SELECT NULLIF(item, 'null'::jsonb)"
     " FROM jsonb_array_elements(%s::jsonb) WITH ORDINALITY AS items(item, n) ORDER BY n)"
@@ -121,7 +123,7 @@ def record_set(
     # BEGIN and both locks travel together; the write and COMMIT together (pipeline mode).
     with rows.pipelined(), transaction.atomic():
         matches, seats, ratings = _lock_set(ids)
-        if any(m.tournament_id is not None or _is_cooperative(m.game) for m in matches.values()):
+        if any(m.tournament_id is not None or is_cooperative(m.game) for m in matches.values()):
             return None  # nothing written: the commit only lets the locks go
         done: list[Recorded] = []
         written: list[tuple[Match, list[MatchSeat]]] = []
@@ -134,7 +136,7 @@ def record_set(
             if match.is_done():
                 done.append(Recorded(match_id, False, match.status))
                 continue
-            if _claim_taken(match, claim_token):
+            if claim_taken(match, claim_token):
                 log.warning("match %s: a result from a lapsed claim, discarded", match_id)
                 done.append(
                     Recorded(
@@ -147,15 +149,15 @@ def record_set(
                 )
                 continue
             its_seats = seats[match_id]
-            _check_outcome(match, its_seats, outcome)
-            if _fill(match, its_seats, outcome):
+            check_outcome(match, its_seats, outcome)
+            if fill_result(match, its_seats, outcome):
                 own = {
                     s.bot_id: ratings[(s.bot_id, match.game)]
                     for s in its_seats
                     if (s.bot_id, match.game) in ratings
                 }
                 # Moves the shared rows in memory: the next match of the set starts from here.
-                moves = _rate(match, its_seats, own, outcome, cooperative=False)
+                moves = rate_match(match, its_seats, own, outcome, cooperative=False)
                 for row in moves.ratings:
                     history.append((row.pk, match.pk, moves.before[row.bot_id], row.rating))
                     moved[row.pk] = row
@@ -188,18 +190,18 @@ def _lock_set(
         rating_cursor.execute(_LOCK_SET_RATINGS_SQL, [ids, ids])
         found = match_cursor.fetchall()
         locked = rating_cursor.fetchall()
-    width = len(_MATCH_COLUMNS)
+    width = len(MATCH_COLUMNS)
     matches: dict[int, Match] = {}
     seats: dict[int, list[MatchSeat]] = {}
     for row in found:
         match_id = row[0]
         if match_id not in matches:
-            matches[match_id] = rows.instance(Match, _MATCH_COLUMNS, row[:width])
+            matches[match_id] = rows.instance(Match, MATCH_COLUMNS, row[:width])
             seats[match_id] = []
         if row[width] is not None:
-            seats[match_id].append(rows.instance(MatchSeat, _SEAT_COLUMNS, row[width:]))
+            seats[match_id].append(rows.instance(MatchSeat, SEAT_COLUMNS, row[width:]))
     ratings = {
-        (row[_RATING_BOT], row[_RATING_GAME]): rows.instance(Rating, _RATING_COLUMNS, row)
+        (row[_RATING_BOT], row[_RATING_GAME]): rows.instance(Rating, RATING_COLUMNS, row)
         for row in locked
     }
     return matches, seats, ratings
@@ -236,14 +238,14 @@ def _write_params(
     return [
         [s.pk for s in seats],
         [s.rank for s in seats],
-        [_json(s.score) for s in seats],
+        [json_text(s.score) for s in seats],
         [s.forfeit_reason for s in seats],
         [s.stderr for s in seats],
         [s.rating_before for s in seats],
         [s.rating_after for s in seats],
         now,
         [r.pk for r in ratings],
-        *([getattr(r, name) for r in ratings] for name in _RATING_FIELDS),
+        *([getattr(r, name) for r in ratings] for name in RATING_FIELDS),
         now,
         [rating_id for rating_id, _, _, _ in history],
         [match_id for _, match_id, _, _ in history],
@@ -252,8 +254,8 @@ def _write_params(
         now,
         [m.pk for m in matches],
         [m.status for m in matches],
-        _json([m.record for m in matches]),
-        _json([m.result for m in matches]),
+        json_text([m.record for m in matches]),
+        json_text([m.result for m in matches]),
         [m.decisions for m in matches],
         [m.duration_seconds for m in matches],
         [m.rated for m in matches],

@@ -1,8 +1,10 @@
-"""Tournament workflows: create (with every check), start now or when due, standings."""
+"""Tournament workflows: create (with every check), start (now, when due, or by an
+organiser), progress, standings."""
 
 from __future__ import annotations
 
 import logging
+import random
 from datetime import datetime
 from importlib import import_module
 from typing import Any
@@ -14,11 +16,19 @@ from django.utils import timezone
 
 import engine
 from arena.accounts import is_organiser
-from arena.errors import ArenaError, InvalidInput, NotAllowed
-from arena.models import Bot, BotVersion, Match, Tournament, TournamentRound
+from arena.errors import ArenaError, Conflict, InvalidInput, NotAllowed
+from arena.models import Bot, BotVersion, Match, MatchSeat, MatchSet, Tournament, TournamentRound
+from arena.models.tournaments import enqueue_all, enqueue_sets, load_enqueue, load_enqueue_sets
 from arena.services import response_cache, standings
 from arena.services.brackets import knockout_placing
-from arena.services.rounds import check_format, planned_count, swiss_rows
+from arena.services.rounds import (
+    check_format,
+    planned_count,
+    planned_matches,
+    start_rounds,
+    swiss_rows,
+)
+from arena.tournaments.round_robin import ScheduleError, duplicate_round_robin, round_robin
 
 log = logging.getLogger(__name__)
 
@@ -126,7 +136,7 @@ def create_tournament(
         )
         tournament.bots.set(chosen)
         if start_at is None or start_at <= timezone.now():
-            tournament.start()
+            start_tournament(tournament)
     return tournament
 
 
@@ -209,10 +219,113 @@ def _check_bots(ids: list[int], game: str, players_per_match: int, label: str) -
     return [found[i] for i in ids]
 
 
+def start_tournament(tournament: Tournament) -> list[int]:
+    """Create every match of the schedule and enqueue them once the transaction commits.
+
+    Raises Conflict if the tournament is not scheduled any more, InvalidInput if its bots
+    cannot fill the schedule, Unavailable if the queue function cannot be loaded.
+    Returns the new match ids.
+    """
+    enqueue = load_enqueue()
+    enqueue_many = load_enqueue_sets()
+    try:
+        game = engine.get_game(tournament.game)
+    except engine.UnknownGame as exc:
+        raise InvalidInput(str(exc), field="game") from None
+    with transaction.atomic():
+        locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        if locked.status != Tournament.Status.SCHEDULED:
+            raise Conflict(f"tournament {tournament.pk} is {locked.status}, not scheduled")
+        bots = list(locked.bots.filter(is_active=True).order_by("id"))
+        versions = {}
+        for bot in bots:
+            # Only a version that passed its smoke match plays.
+            version = bot.latest_ready_version()
+            if version is None:
+                raise InvalidInput(f"bot {bot.name!r} has no version that passed validation")
+            versions[bot.pk] = version
+        if locked.has_rounds():
+            ids = start_rounds(locked, bots, versions)
+            now = timezone.now()
+            Tournament.objects.filter(pk=locked.pk).update(
+                status=Tournament.Status.RUNNING, started_at=now
+            )
+            transaction.on_commit(
+                lambda: enqueue_all(enqueue, ids, Match.Purpose.TOURNAMENT), robust=True
+            )
+            tournament.status, tournament.started_at = Tournament.Status.RUNNING, now
+            tournament.entrants, tournament.planned_rounds = locked.entrants, locked.planned_rounds
+            return ids
+        try:
+            if locked.duplicate_seats:
+                sets = duplicate_round_robin(
+                    [b.pk for b in bots], locked.players_per_match, locked.games_per_pairing
+                )
+            else:
+                schedule = round_robin(
+                    [b.pk for b in bots], locked.players_per_match, locked.games_per_pairing
+                )
+                sets = [[seating] for seating in schedule]
+        except ScheduleError as exc:
+            raise InvalidInput(f"{exc} (the tournament has {len(bots)} active bots)") from exc
+        rng = random.Random(f"moon-arena:tournament:{locked.pk}")
+        seeds = [rng.getrandbits(62) for _ in sets]
+        match_sets: list[MatchSet | None] = [None] * len(sets)
+        if locked.duplicate_seats:
+            match_sets = list(
+                MatchSet.objects.bulk_create(
+                    MatchSet(
+                        game=game.name,
+                        purpose=Match.Purpose.TOURNAMENT,
+                        tournament=locked,
+                        seed=seed,
+                        players=locked.players_per_match,
+                        versions=[versions[bot_id].pk for bot_id in seatings[0]],
+                    )
+                    for seatings, seed in zip(sets, seeds, strict=True)
+                )
+            )
+        planned = [
+            (seating, seed, match_set, index if match_set else None)
+            for seatings, seed, match_set in zip(sets, seeds, match_sets, strict=True)
+            for index, seating in enumerate(seatings)
+        ]
+        matches = Match.objects.bulk_create(
+            locked.new_match(game, len(seating), seed, match_set, index)
+            for seating, seed, match_set, index in planned
+        )
+        MatchSeat.objects.bulk_create(
+            MatchSeat(
+                match=match,
+                seat=seat,
+                bot_id=bot_id,
+                bot_version=versions[bot_id],
+            )
+            for match, (seating, _, _, _) in zip(matches, planned, strict=True)
+            for seat, bot_id in enumerate(seating)
+        )
+        now = timezone.now()
+        Tournament.objects.filter(pk=locked.pk).update(
+            status=Tournament.Status.RUNNING, started_at=now
+        )
+        ids = [m.pk for m in matches]
+        # A pairing's games (or one duplicate set) go as one set: one bot process each.
+        groups: dict[object, list[int]] = {}
+        for match, (seating, _, match_set, _) in zip(matches, planned, strict=True):
+            key = match_set.pk if match_set else tuple(sorted(seating))
+            groups.setdefault(key, []).append(match.pk)
+        transaction.on_commit(
+            lambda: enqueue_sets(enqueue_many, list(groups.values()), Match.Purpose.TOURNAMENT),
+            robust=True,
+        )
+    tournament.status, tournament.started_at = Tournament.Status.RUNNING, now
+    return ids
+
+
 def start_now(tournament: Tournament, user) -> Tournament:
     if not is_organiser(user):
         raise NotAllowed("only organisers may start tournaments")
-    tournament.start()
+    start_tournament(tournament)
     return tournament
 
 
@@ -227,7 +340,7 @@ def start_due_tournaments(now: datetime | None = None) -> list[int]:
     due = Tournament.objects.filter(status=Tournament.Status.SCHEDULED, start_at__lte=now)
     for tournament in due.order_by("start_at", "id"):
         try:
-            tournament.start()
+            start_tournament(tournament)
         except ArenaError as exc:
             log.warning("tournament %s could not start: %s", tournament.pk, exc.message)
             continue
@@ -264,11 +377,11 @@ def progress_of(tournaments: list[Tournament]) -> dict[int, tuple[int, int]]:
     for tournament in tournaments:
         if tournament.status == Tournament.Status.SCHEDULED:
             active = sum(bot.is_active for bot in tournament.bots.all())
-            found[tournament.pk] = (tournament.planned_matches(active), 0)
+            found[tournament.pk] = (planned_matches(tournament, active), 0)
         total, done_ = found.setdefault(tournament.pk, (0, 0))
         if tournament.has_rounds() and not tournament.is_over() and tournament.entrants:
             # Later rounds do not exist yet: show what the event will have.
-            planned = tournament.planned_matches(len(tournament.entrants))
+            planned = planned_matches(tournament, len(tournament.entrants))
             found[tournament.pk] = (max(total, planned), done_)
     return found
 

@@ -14,11 +14,22 @@ never walks home empty-handed, burns its 2xO2 cards first and delays each reshuf
 the crew out run low on oxygen, so draw piles are big and storms rare. That risks more
 crew members (most failed missions now run out of oxygen) for ~10x the successes; larger
 teams, where it strands too many crew members, play the steadier plan.
+
+One file, since the sandbox gives a bot its own file and the engine, nothing else. It
+reads in three parts:
+
+- Game knowledge: the numbers the plan is tuned with, the two team plans, and `View`,
+  the table as the bot reads it (the movement rules included).
+- Evaluation: estimates (the chance of reaching the Base, of a storm, of success) and
+  the turn search (`Planner`), which scores where each sequence of moves would end.
+- Move choice: `Bot` and `act`, and one function per kind of decision.
 """
 
 from __future__ import annotations
 
 from math import comb
+
+# ----- Game knowledge: the numbers of the plan, the team plans, the table as read --------
 
 ROLE_PREFERENCE = (
     "mechanic",
@@ -255,7 +266,7 @@ class View:
         return self._chance
 
 
-# ----- estimates ----------------------------------------------------------------------
+# ----- Evaluation: estimates, then the turn search ------------------------------------
 
 _AP_TAILS = {}
 
@@ -395,7 +406,7 @@ def mode(view, seat=None):
     return "sweep"
 
 
-# ----- the turn search ----------------------------------------------------------------
+# The turn search: every sequence of moves the AP allow, scored where it would end.
 
 
 def route_spots(view):
@@ -698,7 +709,24 @@ class Planner:
         return score
 
 
-# ----- decisions ----------------------------------------------------------------------
+# ----- Move choice: the bot, `act`, and one function per kind of decision -------------
+
+# The rest of the current turn as planned at its first step: following it keeps a turn
+# from flip-flopping between plans made from different spots (one module per seat).
+_turn_plan: dict = {}
+
+
+class Bot:
+    """One per match: the runner makes one for each match of a set, and the matches of a
+    set are interleaved in one process, so each keeps its own turn plan."""
+
+    def __init__(self):
+        self.turn_plan = {}
+
+    def act(self, observation, legal_actions):
+        global _turn_plan
+        _turn_plan = self.turn_plan
+        return act(observation, legal_actions)
 
 
 def act(observation, legal_actions):
@@ -801,24 +829,6 @@ def main_action(view, legal):
         if item and item.get("broken") is True and f"abandon:{i}-" in legal:
             return f"abandon:{i}-"
     return planned_action(view, legal)
-
-
-# The rest of the current turn as planned at its first step: following it keeps a turn
-# from flip-flopping between plans made from different spots (one module per seat).
-_turn_plan: dict = {}
-
-
-class Bot:
-    """One per match: the runner makes one for each match of a set, and the matches of a
-    set are interleaved in one process, so each keeps its own turn plan."""
-
-    def __init__(self):
-        self.turn_plan = {}
-
-    def act(self, observation, legal_actions):
-        global _turn_plan
-        _turn_plan = self.turn_plan
-        return act(observation, legal_actions)
 
 
 def planned_action(view, legal):

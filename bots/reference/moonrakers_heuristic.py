@@ -2,7 +2,16 @@
 
 It reads only the observation and the legal actions, plus the public card data
 of the engine package (contract numbers, card kinds, part brands). One file: the
-sandbox gives a bot its own file and the engine, nothing else.
+sandbox gives a bot its own file and the engine, nothing else. It reads in three parts:
+
+- Game knowledge: what cards, parts and objectives are worth and what they do (the
+  tables a stronger bot would tune first), and small readers of the observation.
+- Evaluation: what a contract (playouts of the hands that would play it), a step of
+  Execution and a purchase are worth.
+- Move choice: `act`, and one handler for each decision the game asks for; `HANDLERS`,
+  at the end, maps each pending decision to its handler.
+
+What it does in each phase of the game:
 
 - Planning: for every face-up contract, a few quick playouts of its own hand
   (drawing from what it knows of its deck), of each possible Ally's hand
@@ -32,6 +41,8 @@ import random
 
 from engine.games.moonrakers.cards import ACTION, CONTRACTS, CREW, PARTS
 from engine.games.moonrakers.objectives import BRAND_GOALS
+
+# ----- Game knowledge: what the cards, parts and objectives are worth and do ------------------
 
 ORDER = ("R", "T", "S", "D", "C", "F")
 CARD_VALUE = {
@@ -124,57 +135,21 @@ OBJECTIVE_EASE = {
     "arsenal": 2,
     "junker": 2,
 }
+SOLO_GOALS = {
+    "santa-maria": "Explore",
+    "quick-run": "Delivery",
+    "gun-for-hire": "Kill",
+    "youre-my-hero": "Rescue",
+}
 
-
-def act(observation, legal_actions):
-    if len(legal_actions) == 1:
-        return legal_actions[0]
-    name = observation["pending"][0] if observation["pending"] else ""
-    handler = HANDLERS.get(name)
-    if handler is not None:
-        choice = handler(observation, legal_actions)
-        if choice in legal_actions:
-            return choice
-    return _default(legal_actions)
-
-
-def _default(legal):
-    for safe in ("pass", "keep", "none", "done", "end", "no_replace", "decline"):
-        if safe in legal:
-            return safe
-    return legal[0]
-
-
-def _me(obs):
-    return obs["players"][obs["seat"]]
-
-
-def _cat(card):
-    kind = ACTION.get(card)
-    return kind.cat if kind is not None else "C"
-
-
-def _card_value(card):
-    if card in CREW:
-        return CREW[card].cost / 2 + GOOD_CREW.get(card, 0)
-    return CARD_VALUE.get(card, 1.0)
-
-
-# ----- objectives -----------------------------------------------------------------------------
-
-
-def _drop_objective(obs, legal):
-    return min(legal, key=lambda a: OBJECTIVE_EASE.get(a[1], 1))
-
-
-def _keep_objective(obs, legal):
-    if "keep_all" in legal:
-        return "keep_all"
-    return max(legal, key=lambda a: OBJECTIVE_EASE.get(a[1], 1))
-
-
-# ----- planning -------------------------------------------------------------------------------
-
+# Objectives met by playing cards of one category on a contract (count needed).
+PLAY_GOALS = {
+    "chain-reaction": ("R", 4),
+    "quick-strike": ("T", 3),
+    "shield-wall": ("S", 3),
+    "natural-leader": ("C", 3),
+    "tactical": ("S", 2),
+}
 
 # What a card does for the planner's playout: requirement filled ("A" = the largest
 # open one), Actions gained, cards drawn, hazard icons blocked.
@@ -225,6 +200,7 @@ CREW_MODEL = {
     "oleg-ali": ({}, 0, 3, 0),
     "pat-nungar": ({}, 1, 1, 0),
 }
+
 # Ship Parts that lower a requirement on every contract their owner joins, or add Actions.
 PASSIVE_REDUCTION = {
     "sapphire-mk2": "R",
@@ -233,10 +209,6 @@ PASSIVE_REDUCTION = {
     "gatling-laser": "D",
 }
 STARTER = ("R", "R", "R", "T", "T", "S", "S", "D1", "D1", "M")
-PLAYOUTS = 8  # sampled playouts per contract when planning
-WIN = 10
-CREDIT_WEIGHT = 0.5  # a Credit against a Prestige worth 3
-ICON_COST = 3.0  # an unblocked hazard icon costs a Prestige
 
 
 def _crew_model(card):
@@ -251,6 +223,54 @@ MODELS = {card: (tuple(m[0].items()), *m[1:]) for card, m in CARD_MODEL.items()}
 MODELS.update((card, _crew_model(card)) for card in CREW)
 
 
+def _me(obs):
+    return obs["players"][obs["seat"]]
+
+
+def _my_exec(obs):
+    seat = obs["seat"]
+    for s, info in obs["contract"]["execution"]:
+        if s == seat:
+            return info
+    return None
+
+
+def _installed(player):
+    return [p for p, _io in player["parts"]]
+
+
+def _cat(card):
+    kind = ACTION.get(card)
+    return kind.cat if kind is not None else "C"
+
+
+def _card_value(card):
+    if card in CREW:
+        return CREW[card].cost / 2 + GOOD_CREW.get(card, 0)
+    return CARD_VALUE.get(card, 1.0)
+
+
+def _part_value(part):
+    return PART_VALUE.get(part, 2.0)
+
+
+def _price(card):
+    if card in PARTS:
+        return PARTS[card].cost
+    if card in CREW:
+        return CREW[card].cost
+    return 3  # an Advanced card (A-15)
+
+
+# ----- Evaluation: what a contract, a step and a purchase are worth ---------------------------
+
+PLAYOUTS = 8  # sampled playouts per contract when planning
+WIN = 10
+CREDIT_WEIGHT = 0.5  # a Credit against a Prestige worth 3
+ICON_COST = 3.0  # an unblocked hazard icon costs a Prestige
+
+
+# Contracts: playouts of the hands that would play one, and what its reward is worth.
 def _gain(fills, rem):
     total = 0
     for cat, amount in fills:
@@ -313,10 +333,6 @@ def _playout(hand, rem, acts, pool, rng):
             blocked += model[3]
             acts -= 1
     return blocked
-
-
-def _installed(player):
-    return [p for p, _io in player["parts"]]
 
 
 def _deck_guess(player, extra=()):
@@ -442,14 +458,6 @@ def _trust(obs, seat):
     return 0.8 if obs["turn"] < 2 * len(obs["players"]) else 0.4
 
 
-SOLO_GOALS = {
-    "santa-maria": "Explore",
-    "quick-run": "Delivery",
-    "gun-for-hire": "Kill",
-    "youre-my-hero": "Rescue",
-}
-
-
 def _objectives_done(obs, rec, team, my_dice):
     """How many of my secret objectives completing `rec` with `team` would claim."""
     solo = not team
@@ -467,34 +475,6 @@ def _base_value(obs):
     return 0.5 + (1.2 if held < 3 else 0.4)
 
 
-def _plan(obs, legal):
-    rng = random.Random(obs["turn"] * 7 + obs["seat"])
-    base = _base_value(obs)
-    best, best_value = "base", base
-    worst, worst_value = None, None
-    for action in legal:
-        if isinstance(action, list) and action[0] == "contract":
-            value = _contract_value(obs, obs["contracts"][action[1]], rng)
-            if value > best_value:
-                best, best_value = action, value
-            if worst_value is None or value < worst_value:
-                worst, worst_value = action[1], value
-    # Nothing worth doing (and no objective to gain at base): a Credit buys another
-    # look at a fresh contract.
-    if best == "base" and ["replace", worst] in legal and _me(obs)["credits"] >= 2 and base < 1.5:
-        return ["replace", worst]
-    return best
-
-
-def _free_replace(obs, legal):
-    """Staying at Base: swap the contract least worth doing for a fresh one."""
-    rng = random.Random(obs["turn"] * 7 + obs["seat"] + 1)
-    slots = [a for a in legal if isinstance(a, list)]
-    if not slots:
-        return "no_replace"
-    return min(slots, key=lambda a: _contract_value(obs, obs["contracts"][a[1]], rng))
-
-
 def _wants_allies(obs):
     rec = CONTRACTS[obs["contract"]["id"]]
     rng = random.Random(obs["turn"] * 7 + obs["seat"])
@@ -502,89 +482,7 @@ def _wants_allies(obs):
     return chance < 0.8 and bool(_likely_allies(obs, rec))
 
 
-def _negotiate(obs, legal):
-    contract = obs["contract"]
-    left = contract["proposals_left"]
-    players = obs["players"]
-    need_help = _wants_allies(obs)
-    for action in legal:
-        # Solo-able: still hand the hazard dice to a player with nothing to lose.
-        if (
-            isinstance(action, list)
-            and action[0] == "invite"
-            and left[action[1]] == 4
-            and (need_help or players[action[1]]["prestige"] == 0)
-        ):
-            return action
-    return "go"
-
-
-def _offer(obs, legal):
-    field = legal[0][0]
-    top = max(a[1] for a in legal)
-    rec = CONTRACTS[obs["contract"]["id"]]
-    invitee = obs["contract"]["invitee"]
-    allies = max(1, len(_likely_allies(obs, rec)))
-    if field == "c":
-        return [field, min(top, max(1, rec.credits // (allies + 1)))]
-    if field == "h" and obs["players"][invitee]["prestige"] == 0:
-        return [field, top]
-    return [field, 0]
-
-
-def _answer(obs, legal):
-    contract = obs["contract"]
-    p, c, b, h = contract["offer"]
-    leader = obs["mission_leader"]
-    rec = CONTRACTS[contract["id"]]
-    me = _me(obs)
-    if obs["players"][leader]["prestige"] + rec.prestige - p >= WIN > me["prestige"] + p:
-        return "decline"  # never help another player to the win
-    shields = sum(MODELS[card][3] for card in obs["hand"])
-    risk = _hazard_cost(me["prestige"], max(0.0, h - shields * 0.8))
-    value = 0.6 * (p * 3 + c * 0.5 + b * 1.2) - risk
-    return "accept" if value >= 0 else "decline"
-
-
-def _join(obs, legal):
-    rec = CONTRACTS[obs["contract"]["id"]]
-    useful = sum(1 for c in obs["hand"] if _cat(c) in rec.counts)
-    return "join" if useful >= 2 else "pass"
-
-
-# ----- execution --------------------------------------------------------------------------------
-
-
-def _my_exec(obs):
-    seat = obs["seat"]
-    for s, info in obs["contract"]["execution"]:
-        if s == seat:
-            return info
-    return None
-
-
-def _step(obs, legal):
-    contract = obs["contract"]
-    info = _my_exec(obs)
-    if info is None:
-        return "pass"
-    rem = contract["remaining"]
-    h2h = contract["scores"] is not None
-    counts = CONTRACTS[contract["id"]].counts
-    uncovered = max(0, sum(info["dice"]) - info["blocked"])
-    actions = info["actions"]
-    hand = obs["hand"]
-    useful_in_hand = sum(1 for c in hand if _fills(c, rem, h2h, counts) > 0)
-    best, best_score = "pass", 0.15
-    for action in legal:
-        if not isinstance(action, list):
-            continue
-        score = _score_step(obs, action, rem, h2h, counts, uncovered, actions, useful_in_hand)
-        if score > best_score:
-            best, best_score = action, score
-    return best
-
-
+# Steps of Execution: requirements filled, hazards blocked, objectives served.
 def _fills(card, rem, h2h, counts, flex=False):
     kind = ACTION.get(card)
     cat = kind.cat if kind is not None else "C"
@@ -598,16 +496,6 @@ def _fills(card, rem, h2h, counts, flex=False):
     if rem.get(cat):
         return min(amount, rem[cat])
     return min(amount, rem.get("F", 0))
-
-
-# Objectives met by playing cards of one category on a contract (count needed).
-PLAY_GOALS = {
-    "chain-reaction": ("R", 4),
-    "quick-strike": ("T", 3),
-    "shield-wall": ("S", 3),
-    "natural-leader": ("C", 3),
-    "tactical": ("S", 2),
-}
 
 
 def _goal_bonus(obs, card):
@@ -679,6 +567,158 @@ def _score_ability(action, rem, h2h, counts, uncovered):
     if tail and all(c == "M" for c in tail if isinstance(c, str)):
         return 0.5  # trading Miss cards for IOspheres
     return 0.0
+
+
+# Purchases: parts towards held brand objectives.
+def _brand_bonus(obs, installed, part):
+    """Prestige-worth of a part towards held brand objectives (or Generalist, Tinker)."""
+    brand = PARTS[part].brand
+    brands = [PARTS[p].brand for p in installed]
+    bonus = 0.0
+    for goal in obs["objectives"]:
+        want = BRAND_GOALS.get(goal)
+        if want is not None and want[0] == brand:
+            bonus += 3.0 if brands.count(brand) + 1 >= want[1] else 1.0
+        elif goal == "generalist" and brand not in brands and brand != "Sorelia":
+            bonus += 1.0
+        elif goal == "tinker" and len(installed) >= 4:
+            bonus += 3.0
+    return bonus
+
+
+# ----- Move choice: `act`, and one handler for each decision the game asks for ----------------
+
+
+def act(observation, legal_actions):
+    if len(legal_actions) == 1:
+        return legal_actions[0]
+    name = observation["pending"][0] if observation["pending"] else ""
+    handler = HANDLERS.get(name)
+    if handler is not None:
+        choice = handler(observation, legal_actions)
+        if choice in legal_actions:
+            return choice
+    return _default(legal_actions)
+
+
+def _default(legal):
+    for safe in ("pass", "keep", "none", "done", "end", "no_replace", "decline"):
+        if safe in legal:
+            return safe
+    return legal[0]
+
+
+# Objectives (the set-up's keep-2-of-3).
+def _drop_objective(obs, legal):
+    return min(legal, key=lambda a: OBJECTIVE_EASE.get(a[1], 1))
+
+
+def _keep_objective(obs, legal):
+    if "keep_all" in legal:
+        return "keep_all"
+    return max(legal, key=lambda a: OBJECTIVE_EASE.get(a[1], 1))
+
+
+# Planning: a contract to attempt, or one to replace; negotiating with Allies.
+def _plan(obs, legal):
+    rng = random.Random(obs["turn"] * 7 + obs["seat"])
+    base = _base_value(obs)
+    best, best_value = "base", base
+    worst, worst_value = None, None
+    for action in legal:
+        if isinstance(action, list) and action[0] == "contract":
+            value = _contract_value(obs, obs["contracts"][action[1]], rng)
+            if value > best_value:
+                best, best_value = action, value
+            if worst_value is None or value < worst_value:
+                worst, worst_value = action[1], value
+    # Nothing worth doing (and no objective to gain at base): a Credit buys another
+    # look at a fresh contract.
+    if best == "base" and ["replace", worst] in legal and _me(obs)["credits"] >= 2 and base < 1.5:
+        return ["replace", worst]
+    return best
+
+
+def _free_replace(obs, legal):
+    """Staying at Base: swap the contract least worth doing for a fresh one."""
+    rng = random.Random(obs["turn"] * 7 + obs["seat"] + 1)
+    slots = [a for a in legal if isinstance(a, list)]
+    if not slots:
+        return "no_replace"
+    return min(slots, key=lambda a: _contract_value(obs, obs["contracts"][a[1]], rng))
+
+
+def _negotiate(obs, legal):
+    contract = obs["contract"]
+    left = contract["proposals_left"]
+    players = obs["players"]
+    need_help = _wants_allies(obs)
+    for action in legal:
+        # Solo-able: still hand the hazard dice to a player with nothing to lose.
+        if (
+            isinstance(action, list)
+            and action[0] == "invite"
+            and left[action[1]] == 4
+            and (need_help or players[action[1]]["prestige"] == 0)
+        ):
+            return action
+    return "go"
+
+
+def _offer(obs, legal):
+    field = legal[0][0]
+    top = max(a[1] for a in legal)
+    rec = CONTRACTS[obs["contract"]["id"]]
+    invitee = obs["contract"]["invitee"]
+    allies = max(1, len(_likely_allies(obs, rec)))
+    if field == "c":
+        return [field, min(top, max(1, rec.credits // (allies + 1)))]
+    if field == "h" and obs["players"][invitee]["prestige"] == 0:
+        return [field, top]
+    return [field, 0]
+
+
+def _answer(obs, legal):
+    contract = obs["contract"]
+    p, c, b, h = contract["offer"]
+    leader = obs["mission_leader"]
+    rec = CONTRACTS[contract["id"]]
+    me = _me(obs)
+    if obs["players"][leader]["prestige"] + rec.prestige - p >= WIN > me["prestige"] + p:
+        return "decline"  # never help another player to the win
+    shields = sum(MODELS[card][3] for card in obs["hand"])
+    risk = _hazard_cost(me["prestige"], max(0.0, h - shields * 0.8))
+    value = 0.6 * (p * 3 + c * 0.5 + b * 1.2) - risk
+    return "accept" if value >= 0 else "decline"
+
+
+def _join(obs, legal):
+    rec = CONTRACTS[obs["contract"]["id"]]
+    useful = sum(1 for c in obs["hand"] if _cat(c) in rec.counts)
+    return "join" if useful >= 2 else "pass"
+
+
+# Execution: the best step, and the choices cards and abilities ask for.
+def _step(obs, legal):
+    contract = obs["contract"]
+    info = _my_exec(obs)
+    if info is None:
+        return "pass"
+    rem = contract["remaining"]
+    h2h = contract["scores"] is not None
+    counts = CONTRACTS[contract["id"]].counts
+    uncovered = max(0, sum(info["dice"]) - info["blocked"])
+    actions = info["actions"]
+    hand = obs["hand"]
+    useful_in_hand = sum(1 for c in hand if _fills(c, rem, h2h, counts) > 0)
+    best, best_score = "pass", 0.15
+    for action in legal:
+        if not isinstance(action, list):
+            continue
+        score = _score_step(obs, action, rem, h2h, counts, uncovered, actions, useful_in_hand)
+        if score > best_score:
+            best, best_score = action, score
+    return best
 
 
 def _req_any(obs, legal):
@@ -780,13 +820,7 @@ def _tesselator(obs, legal):
     return best if isinstance(best, list) and _card_value(best[1]) >= 2.5 else "none"
 
 
-# ----- buying --------------------------------------------------------------------------------------
-
-
-def _part_value(part):
-    return PART_VALUE.get(part, 2.0)
-
-
+# Buying.
 def _bonus(obs, legal):
     if ["bonus", "part"] in legal and len(_me(obs)["parts"]) < 4:
         return ["bonus", "part"]
@@ -794,22 +828,6 @@ def _bonus(obs, legal):
         if ["bonus", kind] in legal:
             return ["bonus", kind]
     return legal[0]
-
-
-def _brand_bonus(obs, installed, part):
-    """Prestige-worth of a part towards held brand objectives (or Generalist, Tinker)."""
-    brand = PARTS[part].brand
-    brands = [PARTS[p].brand for p in installed]
-    bonus = 0.0
-    for goal in obs["objectives"]:
-        want = BRAND_GOALS.get(goal)
-        if want is not None and want[0] == brand:
-            bonus += 3.0 if brands.count(brand) + 1 >= want[1] else 1.0
-        elif goal == "generalist" and brand not in brands and brand != "Sorelia":
-            bonus += 1.0
-        elif goal == "tinker" and len(installed) >= 4:
-            bonus += 3.0
-    return bonus
 
 
 def _buy(obs, legal):
@@ -838,14 +856,6 @@ def _buy(obs, legal):
         if value > best_value and (card not in PARTS or value >= 2.0):
             best, best_value = action, value
     return best
-
-
-def _price(card):
-    if card in PARTS:
-        return PARTS[card].cost
-    if card in CREW:
-        return CREW[card].cost
-    return 3  # an Advanced card (A-15)
 
 
 def _remove_part(obs, legal):

@@ -8,12 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.core.errors import InvalidSetup
-
-if TYPE_CHECKING:
-    from engine.core.state import State
+from engine.core.state import State
 
 
 @dataclass(frozen=True)

@@ -10,14 +10,22 @@ from __future__ import annotations
 
 import copy
 import random
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from engine.core.errors import EngineError, IllegalAction
 
-if TYPE_CHECKING:
-    from engine.core.game import Game
-
 JSON = Any
+
+
+class GameFacts(Protocol):
+    """What a state needs of its game's descriptor (engine/core/game.py's `Game`, which
+    makes the states and so imports this module, not the other way round)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def rules_version(self) -> str: ...
 
 
 def same_json(a: JSON, b: JSON) -> bool:
@@ -121,7 +129,9 @@ def _scalar_repr(value: Any, limit: int) -> str:
 class State:
     """One game in progress. Subclasses implement the `_hooks` below."""
 
-    def __init__(self, game: Game, num_players: int, seed: int, options: dict[str, Any]) -> None:
+    def __init__(
+        self, game: GameFacts, num_players: int, seed: int, options: dict[str, Any]
+    ) -> None:
         self.game = game
         self.num_players = num_players
         self.seed = seed

@@ -6,6 +6,7 @@ import pytest
 from django.contrib.auth.models import User
 
 from arena.models import Match, Tournament
+from arena.services.tournaments import start_tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -25,7 +26,7 @@ def tournament(make_bot, author_user):
 
 
 def test_every_admin_page_renders(admin_client_logged_in, tournament, run_on_commit):
-    run_on_commit(tournament.start)
+    run_on_commit(start_tournament, tournament)
     match = Match.objects.first()
     for url in [
         "/admin/",
@@ -73,7 +74,7 @@ def test_start_now_action_starts_the_tournament(
 def test_start_now_twice_shows_an_error_not_a_crash(
     admin_client_logged_in, tournament, run_on_commit
 ):
-    run_on_commit(tournament.start)
+    run_on_commit(start_tournament, tournament)
     reply = admin_client_logged_in.post(
         "/admin/arena/tournament/",
         {"action": "start_now", "_selected_action": [tournament.pk]},
@@ -83,7 +84,7 @@ def test_start_now_twice_shows_an_error_not_a_crash(
 
 
 def test_finished_matches_link_to_their_replay(admin_client_logged_in, tournament, run_on_commit):
-    (match_id,) = run_on_commit(tournament.start)
+    (match_id,) = run_on_commit(start_tournament, tournament)
     Match.objects.filter(pk=match_id).update(status=Match.Status.FINISHED, record={"actions": []})
     page = admin_client_logged_in.get("/admin/arena/match/").content.decode()
     assert f"/api/matches/{match_id}/replay/" in page
@@ -128,7 +129,7 @@ def test_the_admin_shows_rounds_and_bracket_and_controls_a_knockout(
         name="ko", game="duel", players_per_match=2, format=Tournament.Format.KNOCKOUT
     )
     knockout.bots.set(bots)
-    run_on_commit(knockout.start)
+    run_on_commit(start_tournament, knockout)
     page = admin_client_logged_in.get(f"/admin/arena/tournament/{knockout.pk}/change/")
     text = page.content.decode()
     assert page.status_code == 200

@@ -9,6 +9,7 @@ from django.contrib.auth.models import User
 
 from arena.errors import Conflict, InvalidInput
 from arena.models import Bot, BotVersion, Match, Tournament
+from arena.services.tournaments import start_tournament
 from tests.arena.conftest import GOOD_BOT
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -42,7 +43,7 @@ def test_a_match_is_claimed_once(enqueued):
     bots = [make_bot(owner, f"b{i}") for i in range(2)]
     tournament = Tournament.objects.create(name="t", game="duel", players_per_match=2)
     tournament.bots.set(bots)
-    (match_id,) = tournament.start()
+    (match_id,) = start_tournament(tournament)
     first, second = Match.objects.get(pk=match_id), Match.objects.get(pk=match_id)
     assert first.try_claim() is True
     assert second.try_claim() is False
@@ -57,7 +58,7 @@ def test_start_creates_every_match_with_seats_and_cannot_run_twice(enqueued):
         name="t", game="duel", players_per_match=3, games_per_pairing=3
     )
     tournament.bots.set(bots)
-    ids = tournament.start()
+    ids = start_tournament(tournament)
     assert len(ids) == 4 * 3
     assert sorted(enqueued) == sorted(ids)
     tournament.refresh_from_db()
@@ -65,7 +66,7 @@ def test_start_creates_every_match_with_seats_and_cannot_run_twice(enqueued):
     for match in Match.objects.filter(pk__in=ids):
         assert match.seats.count() == 3 and match.rules_version == "duel@1"
     with pytest.raises(Conflict):
-        tournament.start()
+        start_tournament(tournament)
 
 
 def test_start_refuses_too_few_bots(enqueued):
@@ -73,7 +74,7 @@ def test_start_refuses_too_few_bots(enqueued):
     tournament = Tournament.objects.create(name="t", game="duel", players_per_match=3)
     tournament.bots.set([make_bot(owner, "only"), make_bot(owner, "two")])
     with pytest.raises(InvalidInput):
-        tournament.start()
+        start_tournament(tournament)
     assert not Match.objects.exists() and enqueued == []
 
 
@@ -81,7 +82,7 @@ def test_tournament_finishes_when_its_last_match_is_done(enqueued):
     owner = User.objects.create_user("ann")
     tournament = Tournament.objects.create(name="t", game="duel", players_per_match=2)
     tournament.bots.set([make_bot(owner, "a"), make_bot(owner, "b")])
-    (match_id,) = tournament.start()
+    (match_id,) = start_tournament(tournament)
     assert tournament.try_finish() is False
     Match.objects.filter(pk=match_id).update(status=Match.Status.FINISHED)
     assert tournament.try_finish() is True

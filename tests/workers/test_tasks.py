@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from arena.models import Bot, Match, MatchAttempt, MatchSeat, Rating
 from arena.services.results import record_result
-from workers import set_play, tasks
+from workers import reaper, set_play, tasks
 from workers.claims import worker_name
 
 pytestmark = pytest.mark.django_db
@@ -135,7 +135,7 @@ def test_the_reaper_requeues_a_match_whose_worker_vanished(owner, sent):
     fresh = make_match(bots)
     assert fresh.try_claim(deadline_seconds=600)
     Match.objects.filter(pk=stuck.pk).update(deadline_at=timezone.now() - timedelta(seconds=1))
-    counts = tasks.reap_stuck_matches()
+    counts = reaper.reap_stuck_matches()
     assert counts["requeued"] == 1 and sent == [stuck.pk]
     assert Match.objects.get(pk=stuck.pk).status == Match.Status.QUEUED
     assert Match.objects.get(pk=fresh.pk).status == Match.Status.RUNNING
@@ -150,7 +150,7 @@ def test_the_reaper_sends_a_match_back_to_its_purposes_queue(owner, monkeypatch)
     stuck = make_match(bots, purpose=Match.Purpose.LADDER)
     assert stuck.try_claim(deadline_seconds=60)
     Match.objects.filter(pk=stuck.pk).update(deadline_at=timezone.now() - timedelta(seconds=1))
-    tasks.reap_stuck_matches()
+    reaper.reap_stuck_matches()
     assert sent == [(stuck.pk, "ladder")]
 
 
@@ -160,12 +160,12 @@ def test_the_reaper_fails_a_stuck_match_out_of_attempts(owner, sent, settings):
     match = make_match(bots)
     assert match.try_claim(deadline_seconds=60)
     Match.objects.filter(pk=match.pk).update(deadline_at=timezone.now() - timedelta(seconds=1))
-    assert tasks.reap_stuck_matches()["failed"] == 1 and sent == []
+    assert reaper.reap_stuck_matches()["failed"] == 1 and sent == []
     assert Match.objects.get(pk=match.pk).status == Match.Status.FAILED
 
 
 def test_the_reaper_resends_a_queued_match_whose_message_is_in_no_queue(owner, sent, monkeypatch):
-    from workers import reaper, routing
+    from workers import routing
 
     monkeypatch.setenv("ARENA_QUEUE", f"reaper-test-{uuid.uuid4().hex[:8]}")
     bots = [make_bot(owner, n, reference("random_bot.py")) for n in ("a", "b")]
@@ -191,7 +191,7 @@ def test_the_reaper_leaves_matches_waiting_in_a_set_message_alone(owner, sent, m
     """A run_set message carries a list of matches: each of them is in the broker, and
     none is re-sent as a lone task however long it waits (the scan read only run_match)."""
     from arena.services.health import RESENT_KEY
-    from workers import reaper, routing
+    from workers import routing
 
     monkeypatch.setenv("ARENA_QUEUE", f"reaper-test-{uuid.uuid4().hex[:8]}")
     bots = [make_bot(owner, n, reference("random_bot.py")) for n in ("a", "b")]

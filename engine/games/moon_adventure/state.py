@@ -22,7 +22,6 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from engine.core.state import State
 from engine.games.moon_adventure.data import RULES
 from engine.games.moon_adventure.pieces import (
     ACT,
@@ -54,7 +53,7 @@ COST = RULES.costs
 FIXED_ACTIONS = ("end", "reroll", "done", "draw", "stop", "oxygen2", "oxygen3")
 
 
-class MoonAdventureState(Track, State):
+class MoonAdventureState(Track):
     """One Moon Adventure mission in progress."""
 
     # ----- setup ------------------------------------------------------------------
@@ -62,8 +61,8 @@ class MoonAdventureState(Track, State):
     def setup(self) -> None:
         rng = self.rng
         n = self.num_players
-        self.area: list[int] = []  # per chip id, public
-        self.broken: list[bool] = []  # per chip id, hidden until revealed
+        self.area = []  # per chip id, public
+        self.broken = []  # per chip id, hidden until revealed
         kind = [BASE]
         chip = [-1]
         for area in RULES.areas:
@@ -97,27 +96,27 @@ class MoonAdventureState(Track, State):
         ]
         # The leftover oxygen lies face up on the first storm card; the draw pile is empty.
         self.discard = [STORM] + deck[n * per :]
-        self.draw: list[int] = []
+        self.draw = []
         self.storms_aside = RULES.storm_cards - 1
         self.routes_left = RULES.route_pieces
         self.ogs_left = RULES.ogs_chips
         self.target = RULES.target(n, self.options.get("beginner", False))
-        self.outcome: str | None = None
+        self.outcome = None
 
         self.cur = 0
         self.phase = CHOOSE
         self.ap = 0
-        self.dice: list[int] = []
+        self.dice = []
         self.bonus = 0
         self.used_mechanic = self.used_inventor = False
         self.used_inspector = self.used_surgeon = False
         self.can_reroll = False
         self.partner = -1
-        self.moved_mine: list[bool] = []
-        self.moved_theirs: list[bool] = []
+        self.moved_mine = []
+        self.moved_theirs = []
 
         if self.options.get("roles", "dealt") == "chosen":
-            self.roles: list[str | None] = [None] * n
+            self.roles = [None] * n
         else:
             ids = list(RULES.role_ids)
             rng.shuffle(ids)
@@ -194,10 +193,6 @@ class MoonAdventureState(Track, State):
         else:
             self._next_turn()
 
-    def _on_active_ogs(self, seat: int) -> bool:
-        """The crew piece stands on an active OGS (a rider's piece is on the Rover)."""
-        return self.kind[self.pos[seat]] == OGS and self.rider != seat
-
     def _can_draw(self) -> bool:
         return EMPTY in self.slots[self.cur] and bool(self.draw or self.discard)
 
@@ -213,17 +208,6 @@ class MoonAdventureState(Track, State):
     def _finish(self) -> None:
         self.outcome = "success" if self.team_score() >= self.target else "failure"
         self.phase = OVER
-
-    def team_score(self) -> int:
-        """Undamaged supplies in the containers of crew back on the Base (E-moon_adventure-8)."""
-        broken = self.broken
-        return sum(
-            1
-            for seat, slots in enumerate(self.slots)
-            if self.returned[seat]
-            for item in slots
-            if item >= CHIP and not broken[item - CHIP]
-        )
 
     # ----- hooks: decisions -------------------------------------------------------
 

@@ -8,19 +8,11 @@ so a space inserted or removed in front of them moves them too. `Track` is the p
 
 from __future__ import annotations
 
+from engine.games.moon_adventure.table import Table
 
-class Track:
-    """The geometry of the line of spaces; `MoonAdventureState` holds the fields."""
 
-    kind: list[int]  # per space: BASE, SUPPLY, OGS... (pieces.py)
-    chip: list[int]  # per space: its chip id, or -1
-    route: list[bool]  # per space: a route piece lies on it
-    pos: list[int]  # per seat: its space
-    returned: list[bool]  # per seat: back on the Base
-    robot: int  # the robot's space, or -1
-    rover: int  # the Rover's space
-    rider: int  # the seat riding the Rover, or -1
-    cur: int  # the seat whose turn it is
+class Track(Table):
+    """The geometry of the line of spaces (the fields are the table's)."""
 
     def _step(self, p: int, d: int, inventor: bool) -> int:
         """Where one step from `p` in direction `d` lands, or -1 (A-27 jumping)."""

@@ -8,7 +8,7 @@ face-down supply chip is broken and the draw pile's order); `rebuild` is
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from engine.games.moon_adventure.data import RULES
 from engine.games.moon_adventure.pieces import (
@@ -20,13 +20,15 @@ from engine.games.moon_adventure.pieces import (
     STORM,
     SUPPLY,
 )
+from engine.games.moon_adventure.table import Table
 
 if TYPE_CHECKING:
     from engine.core.game import Game
-    from engine.games.moon_adventure.state import MoonAdventureState
+
+AnyTable = TypeVar("AnyTable", bound=Table)
 
 
-def _item(st: MoonAdventureState, item: int, show_all: bool) -> dict[str, Any] | None:
+def _item(st: Table, item: int, show_all: bool) -> dict[str, Any] | None:
     if item == EMPTY:
         return None
     if item < CHIP:
@@ -36,7 +38,7 @@ def _item(st: MoonAdventureState, item: int, show_all: bool) -> dict[str, Any] |
     return {"area": st.area[cid], "broken": st.broken[cid] if known else None}
 
 
-def observe(st: MoonAdventureState, seat: int) -> dict[str, Any]:
+def observe(st: Table, seat: int) -> dict[str, Any]:
     """What `seat` sees: the whole table but face-down chips and the draw pile's order."""
     show_all = st.outcome is not None  # supplies are turned face up at the end
     track = []
@@ -89,8 +91,8 @@ def observe(st: MoonAdventureState, seat: int) -> dict[str, Any]:
 
 
 def rebuild(
-    cls: type[MoonAdventureState], game: Game, observation: dict[str, Any], rng: random.Random
-) -> MoonAdventureState:
+    cls: type[AnyTable], game: Game, observation: dict[str, Any], rng: random.Random
+) -> AnyTable:
     """A state that shows `observation` to its seat, hidden parts drawn with `rng`.
 
     Only what the observation shows is used: unseen chips get broken flags dealt at

@@ -15,16 +15,13 @@ what the seat saw and re-deals the rest.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
 
 from engine.games.moon_bots.cards import IS_SECRET
-
-if TYPE_CHECKING:
-    from engine.games.moon_bots.state import MoonBotsState
+from engine.games.moon_bots.moves import MoonBotsBase
 
 
-def resample(state: MoonBotsState, seat: int, rng: random.Random) -> MoonBotsState:
-    new = state.clone()
+def redeal(new: MoonBotsBase, seat: int, rng: random.Random) -> None:
+    """Redeal, in `new` (a copy the state made), what `seat` cannot see."""
     places: list[tuple[list[int], int]] = [
         (pile, i) for pile in (new.removed_unseen, new.facedown_discard) for i in range(len(pile))
     ]
@@ -53,4 +50,3 @@ def resample(state: MoonBotsState, seat: int, rng: random.Random) -> MoonBotsSta
                 deck[i], deck[-1] = deck[-1], deck[i]
                 break
     new.rng = random.Random(rng.getrandbits(64))
-    return new

@@ -1,7 +1,8 @@
 """Who may do what in Moon-Bots: seating (targets, who is in play) and legal actions.
 
-`MoonBotsBase` holds the read-only half of the state; `state.MoonBotsState`
-adds set-up, the turn flow and the effects.
+`MoonBotsBase` holds the state's fields and its read-only half; `state.MoonBotsState`
+adds set-up, the turn flow and the effects. A seat's view (views.py) and the redeal of
+what it cannot see (hidden.py) read this class, so they never import the state back.
 """
 
 from __future__ import annotations
@@ -44,7 +45,20 @@ class MoonBotsBase(State):
     buys_left: int
     rerolled: bool
     last_attack: tuple[int, int, tuple[int, ...]] | None
+    last_roll: tuple[int, list[int]] | None  # (robot, dice): public, outlives the turn
+    gained: int
+    skipped: bool
     _assign_cache: list[Any] | None
+    # Where the cards are besides the market and the pile.
+    removed_unseen: list[int]  # secret weapons taken out at set-up, never seen
+    facedown_discard: list[int]  # weapons discarded from the bottom row
+    used: list[int]  # weapons played (revealed), in order
+    # Spare Part Searches: (seat, weapons the searcher saw in the pile) (E-moon_bots-16).
+    searches: list[tuple[int, tuple[int, ...]]]
+    eliminated: list[int]  # robots in elimination order
+    over: bool
+    turns: int
+    turn_limit: int
 
     # ----- seating, targets -------------------------------------------------------
 

@@ -28,7 +28,7 @@ from engine.games.moon_bots.cards import (
     PART,
     RULES,
 )
-from engine.games.moon_bots.hidden import resample
+from engine.games.moon_bots.hidden import redeal
 from engine.games.moon_bots.moves import MoonBotsBase
 from engine.games.moon_bots.robots import Robot
 from engine.games.moon_bots.rules import (
@@ -85,13 +85,12 @@ class MoonBotsState(MoonBotsBase):
         self.deck = [c for c in cards if c not in gone]
         self.rng.shuffle(self.deck)  # the top of the pile is the end of the list
         self.market = [self.deck.pop() for _ in range(MARKET_SIZE)]
-        self.facedown_discard: list[int] = []  # weapons discarded from the bottom row
-        self.used: list[int] = []  # weapons played (revealed), in order
-        # Spare Part Searches: (seat, weapons the searcher saw in the pile) (E-moon_bots-16).
-        self.searches: list[tuple[int, tuple[int, ...]]] = []
+        self.facedown_discard = []
+        self.used = []
+        self.searches = []
         # Secret weapons are never free, from the first turn on (E-moon_bots-11).
         self._restock()
-        self.eliminated: list[int] = []  # robots in elimination order
+        self.eliminated = []
         self.event = 0
         self.over = False
         self.capped = False
@@ -99,7 +98,7 @@ class MoonBotsState(MoonBotsBase):
         self.agenda: list[tuple[Any, ...]] = []
         self.decision: tuple[Any, ...] | None = None
         self._assign_cache: list[Any] | None = None
-        self.last_roll: tuple[int, list[int]] | None = None
+        self.last_roll = None
         self._compute_targets()
         self._begin_turn(0)
         self._settle()
@@ -535,7 +534,9 @@ class MoonBotsState(MoonBotsBase):
 
     def resample_hidden(self, seat: int, rng: random.Random) -> MoonBotsState:
         """Redraw every secret weapon `seat` cannot identify, and the pile order (hidden.py)."""
-        return resample(self, seat, rng)
+        new = self.clone()
+        redeal(new, seat, rng)
+        return new
 
 
 def part_card(key: str) -> int:

@@ -9,20 +9,18 @@ Cards are shown self-described (condition, hits, energy) so bots need no data.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.games.moon_bots.cards import BOARDS, IS_SECRET, KEY, RULES, SLOTS, card_view
+from engine.games.moon_bots.moves import MoonBotsBase
 from engine.games.moon_bots.robots import HIT_TYPES
-
-if TYPE_CHECKING:
-    from engine.games.moon_bots.state import MoonBotsState
 
 PHASE_NAMES = ("buy", "spare_part_search", "black_market", "assign", "end")
 ACTIVATOR_NAMES = (*SLOTS, "board")
 COLUMNS = RULES.market_columns
 
 
-def _decision(state: MoonBotsState) -> dict[str, Any]:
+def _decision(state: MoonBotsBase) -> dict[str, Any]:
     d = state.decision
     if d is None:
         return {"kind": PHASE_NAMES[state.phase], "robot": state.active}
@@ -51,7 +49,7 @@ def _decision(state: MoonBotsState) -> dict[str, Any]:
     return {"kind": "after_roll", "robot": d[1], "active": state.active}
 
 
-def _robot(state: MoonBotsState, index: int, seat: int) -> dict[str, Any]:
+def _robot(state: MoonBotsBase, index: int, seat: int) -> dict[str, Any]:
     rb = state.robots[index]
     return {
         "robot": index,
@@ -70,7 +68,7 @@ def _robot(state: MoonBotsState, index: int, seat: int) -> dict[str, Any]:
     }
 
 
-def _market(state: MoonBotsState) -> list[dict[str, Any] | None]:
+def _market(state: MoonBotsBase) -> list[dict[str, Any] | None]:
     cells: list[dict[str, Any] | None] = []
     for slot, card in enumerate(state.market):
         if card < 0:
@@ -88,7 +86,7 @@ def _market(state: MoonBotsState) -> list[dict[str, Any] | None]:
     return cells
 
 
-def observation_for(state: MoonBotsState, seat: int) -> dict[str, Any]:
+def observation_for(state: MoonBotsBase, seat: int) -> dict[str, Any]:
     last = state.last_attack if not state.over else None
     searching = state.decision is None and state.phase == 1 and not state.over
     deck = state.deck

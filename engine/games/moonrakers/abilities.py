@@ -10,13 +10,12 @@ the card says so.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.games.moonrakers.cards import ACTION, CREW
 from engine.games.moonrakers.machine import Op, choice, resolves
-
-if TYPE_CHECKING:
-    from engine.games.moonrakers.state import PX, MoonrakersState
+from engine.games.moonrakers.playing import card_effect, play_cost
+from engine.games.moonrakers.table import PX, Table
 
 ABILITY_OPTIONS: dict[str, Callable[..., None]] = {}
 ABILITY_DO: dict[str, Callable[..., None]] = {}
@@ -59,13 +58,11 @@ def pairs(hand: list[str], keep: Callable[[str], bool] | None = None) -> list[tu
     return out
 
 
-def _uncovered(st: MoonrakersState, px: PX) -> bool:
+def _uncovered(st: Table, px: PX) -> bool:
     return sum(px.dice) > px.blocked
 
 
-def _play_as(st: MoonrakersState, seat: int, px: PX, card: str, as_kind: str) -> None:
-    from engine.games.moonrakers.execution import card_effect
-
+def _play_as(st: Table, seat: int, px: PX, card: str, as_kind: str) -> None:
     st.hand_remove(seat, card)
     px.played.append(card)
     px.cards += 1
@@ -76,7 +73,7 @@ def _play_as(st: MoonrakersState, seat: int, px: PX, card: str, as_kind: str) ->
 
 
 @_options("clone-bay")
-def _clone_opts(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> None:
+def _clone_opts(st: Table, seat: int, px: PX, opts: list[Any]) -> None:
     if "clone-bay" in px.used or px.actions < 1:
         return
     # Any Crew played on this contract and still on the table, IO crew included (they
@@ -88,7 +85,7 @@ def _clone_opts(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> None
 
 
 @_does("clone-bay")
-def _clone(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
+def _clone(st: Table, seat: int, px: PX, action: list[Any]) -> None:
     px.used.add("clone-bay")
     px.actions -= 1
     crew = action[2]
@@ -99,14 +96,14 @@ def _clone(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
 
 
 @_options("dark-matter-mk3")
-def _dark_opts(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> None:
+def _dark_opts(st: Table, seat: int, px: PX, opts: list[Any]) -> None:
     hand = st.hand[seat]
     if px.actions >= 1 and "D1" in hand and "D2" in hand:
         opts.append(["ability", "dark-matter-mk3"])
 
 
 @_does("dark-matter-mk3")
-def _dark(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
+def _dark(st: Table, seat: int, px: PX, action: list[Any]) -> None:
     px.actions -= 1
     st.discard_from_hand(seat, "D1")
     st.discard_from_hand(seat, "D2")
@@ -114,16 +111,14 @@ def _dark(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
 
 
 @_options("defender-5000")
-def _defender_opts(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> None:
+def _defender_opts(st: Table, seat: int, px: PX, opts: list[Any]) -> None:
     if px.actions >= 1:
         for a, b in pairs(st.hand[seat], lambda c: _cat(c) != "S"):
             opts.append(["ability", "defender-5000", a, b])
 
 
 @_does("defender-5000")
-def _defender(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
-    from engine.games.moonrakers.execution import card_effect
-
+def _defender(st: Table, seat: int, px: PX, action: list[Any]) -> None:
     px.actions -= 1
     st.discard_from_hand(seat, action[2])
     st.discard_from_hand(seat, action[3])
@@ -132,26 +127,26 @@ def _defender(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None
 
 
 @_options("mg-charge-core")
-def _charge_opts(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> None:
+def _charge_opts(st: Table, seat: int, px: PX, opts: list[Any]) -> None:
     if px.actions >= 1 and "D1" in st.hand[seat]:
         opts.append(["ability", "mg-charge-core"])
 
 
 @_does("mg-charge-core")
-def _charge(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
+def _charge(st: Table, seat: int, px: PX, action: list[Any]) -> None:
     px.actions -= 1
     _play_as(st, seat, px, "D1", "D3")
     st.gain(seat, "M")
 
 
 @_options("mg2-laser-turrets")
-def _turrets_opts(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> None:
+def _turrets_opts(st: Table, seat: int, px: PX, opts: list[Any]) -> None:
     if px.actions >= 1 and st.hand[seat].count("D1") >= 2:
         opts.append(["ability", "mg2-laser-turrets"])
 
 
 @_does("mg2-laser-turrets")
-def _turrets(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
+def _turrets(st: Table, seat: int, px: PX, action: list[Any]) -> None:
     px.actions -= 1
     st.discard_from_hand(seat, "D1")
     st.discard_from_hand(seat, "D1")
@@ -159,31 +154,31 @@ def _turrets(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
 
 
 @_options("multi-stage-m1")
-def _multi_opts(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> None:
+def _multi_opts(st: Table, seat: int, px: PX, opts: list[Any]) -> None:
     if "multi-stage-m1" not in px.used and st.hand[seat] and st.allies_of(seat):
         opts.append(["ability", "multi-stage-m1"])
 
 
 @_does("multi-stage-m1")
-def _multi(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
+def _multi(st: Table, seat: int, px: PX, action: list[Any]) -> None:
     px.used.add("multi-stage-m1")
     st.push("discard_upto", seat, "multi-stage-m1", 3, 0, "allies")
 
 
 @_options("pursuer")
-def _pursuer_opts(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> None:
+def _pursuer_opts(st: Table, seat: int, px: PX, opts: list[Any]) -> None:
     if "pursuer" not in px.used and st.hand[seat]:
         opts.append(["ability", "pursuer"])
 
 
 @_does("pursuer")
-def _pursuer(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
+def _pursuer(st: Table, seat: int, px: PX, action: list[Any]) -> None:
     px.used.add("pursuer")
     st.push("discard_upto", seat, "pursuer", 3, 0, "self")
 
 
 @choice("discard_upto")
-def _discard_upto_options(st: MoonrakersState, op: Op) -> list[Any]:
+def _discard_upto_options(st: Table, op: Op) -> list[Any]:
     opts: list[Any] = ["done"]
     if op[3] > 0:
         opts.extend(["discard", c] for c in sorted(set(st.hand[op[1]])))
@@ -191,7 +186,7 @@ def _discard_upto_options(st: MoonrakersState, op: Op) -> list[Any]:
 
 
 @resolves("discard_upto")
-def _discard_upto(st: MoonrakersState, op: Op, action: Any) -> None:
+def _discard_upto(st: Table, op: Op, action: Any) -> None:
     _, seat, src, left, done, who = op
     if action != "done":
         st.discard_from_hand(seat, action[1])
@@ -205,9 +200,7 @@ def _discard_upto(st: MoonrakersState, op: Op, action: Any) -> None:
 
 
 @_options("quantum-driver")
-def _quantum_opts(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> None:
-    from engine.games.moonrakers.execution import play_cost
-
+def _quantum_opts(st: Table, seat: int, px: PX, opts: list[Any]) -> None:
     if (
         "quantum-driver" not in px.used
         and "D1" in st.hand[seat]
@@ -217,16 +210,14 @@ def _quantum_opts(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> No
 
 
 @_does("quantum-driver")
-def _quantum(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
-    from engine.games.moonrakers.execution import play_cost
-
+def _quantum(st: Table, seat: int, px: PX, action: list[Any]) -> None:
     px.used.add("quantum-driver")
     px.actions -= play_cost(st, seat, px, "D1")
     _play_as(st, seat, px, "D1", "D3")
 
 
 @_options("replicator-mk1")
-def _replicator_opts(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> None:
+def _replicator_opts(st: Table, seat: int, px: PX, opts: list[Any]) -> None:
     if px.actions < 1:
         return
     for a, b in pairs(st.hand[seat]):
@@ -236,9 +227,7 @@ def _replicator_opts(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) ->
 
 
 @_does("replicator-mk1")
-def _replicator(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
-    from engine.games.moonrakers.execution import card_effect
-
+def _replicator(st: Table, seat: int, px: PX, action: list[Any]) -> None:
     px.actions -= 1
     st.discard_from_hand(seat, action[2])
     st.discard_from_hand(seat, action[2])
@@ -247,18 +236,14 @@ def _replicator(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> No
 
 
 @_options("symbiote-9000")
-def _symbiote_opts(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> None:
+def _symbiote_opts(st: Table, seat: int, px: PX, opts: list[Any]) -> None:
     if "symbiote-9000" not in px.used and _uncovered(st, px):
         for card in sorted(set(st.hand[seat])):
             opts.append(["ability", "symbiote-9000", card])
 
 
 @_does("symbiote-9000")
-def _symbiote(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
+def _symbiote(st: Table, seat: int, px: PX, action: list[Any]) -> None:
     px.used.add("symbiote-9000")
     st.trash_from_hand(seat, action[2])
     st.block(seat, 1)
-
-
-# The Overload expansion's parts register themselves into the same tables.
-from engine.games.moonrakers import abilities_overload  # noqa: E402,F401

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.games.moonrakers.abilities import (
     ABILITY_DO,
@@ -16,13 +16,12 @@ from engine.games.moonrakers.abilities import (
 )
 from engine.games.moonrakers.cards import ACTION, CREW
 from engine.games.moonrakers.machine import Op, choice, resolves
-
-if TYPE_CHECKING:
-    from engine.games.moonrakers.state import PX, MoonrakersState
+from engine.games.moonrakers.playing import card_effect, play_crew
+from engine.games.moonrakers.table import PX, Table
 
 
 @_options("aclimator-6050")
-def _aclimator_opts(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> None:
+def _aclimator_opts(st: Table, seat: int, px: PX, opts: list[Any]) -> None:
     if "aclimator-6050" in px.used or st.h2h:
         return
     for t in ("R", "T", "D", "C"):
@@ -31,7 +30,7 @@ def _aclimator_opts(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> 
 
 
 @_does("aclimator-6050")
-def _aclimator(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
+def _aclimator(st: Table, seat: int, px: PX, action: list[Any]) -> None:
     px.used.add("aclimator-6050")
     t = action[2]
     st.rem["S"] = st.rem.get("S", 0) + st.rem[t]
@@ -39,7 +38,7 @@ def _aclimator(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> Non
 
 
 def _charge_pairs(
-    st: MoonrakersState,
+    st: Table,
     seat: int,
     part: str,
     opts: list[Any],
@@ -51,7 +50,7 @@ def _charge_pairs(
 
 
 @_options("arbiter")
-def _arbiter_opts(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> None:
+def _arbiter_opts(st: Table, seat: int, px: PX, opts: list[Any]) -> None:
     _charge_pairs(st, seat, "arbiter", opts)
     if st.io[seat].get("arbiter", 0) >= 3:
         for card in sorted({c for c in st.hand[seat] if c in ACTION}):
@@ -59,7 +58,7 @@ def _arbiter_opts(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> No
 
 
 @_does("arbiter")
-def _arbiter(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
+def _arbiter(st: Table, seat: int, px: PX, action: list[Any]) -> None:
     if action[2] == "copy":
         st.io_spend(seat, "arbiter", 3)
         st.gain(seat, action[3])
@@ -72,11 +71,11 @@ def _arbiter(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
 def _upgrade(part: str, basic: str, advanced: str) -> None:
     """Once per contract: trash a basic card from hand, gain an Advanced one."""
 
-    def options(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> None:
+    def options(st: Table, seat: int, px: PX, opts: list[Any]) -> None:
         if part not in px.used and basic in st.hand[seat]:
             opts.append(["ability", part])
 
-    def do(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
+    def do(st: Table, seat: int, px: PX, action: list[Any]) -> None:
         px.used.add(part)
         st.trash_from_hand(seat, basic)
         st.gain(seat, advanced)
@@ -91,7 +90,7 @@ _upgrade("staged-burst-e3", "T", "T+")
 
 
 @_options("contributor-mk2")
-def _contributor_opts(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> None:
+def _contributor_opts(st: Table, seat: int, px: PX, opts: list[Any]) -> None:
     if "contributor-mk2" not in px.used:
         for q in st.allies_of(seat):
             opts.append(["ability", "contributor-mk2", q, "R"])
@@ -99,13 +98,13 @@ def _contributor_opts(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -
 
 
 @_does("contributor-mk2")
-def _contributor(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
+def _contributor(st: Table, seat: int, px: PX, action: list[Any]) -> None:
     px.used.add("contributor-mk2")
     st.gain(action[2], action[3], "hand")
 
 
 @_options("eternal")
-def _eternal_opts(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> None:
+def _eternal_opts(st: Table, seat: int, px: PX, opts: list[Any]) -> None:
     if "eternal" not in px.used and st.io_free() > 0:
         for card in sorted(set(st.hand[seat])):
             opts.append(["ability", "eternal", card])
@@ -114,7 +113,7 @@ def _eternal_opts(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> No
 
 
 @_does("eternal")
-def _eternal(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
+def _eternal(st: Table, seat: int, px: PX, action: list[Any]) -> None:
     if action[2] == "spend":
         st.io_spend(seat, "eternal", 4)
         st.prestige[seat] += 1
@@ -128,18 +127,18 @@ def _io_part(
     part: str,
     charge_card: str | None,
     spend_cost: int,
-    usable: Callable[[MoonrakersState, int, PX], bool],
-    effect: Callable[[MoonrakersState, int, PX], None],
+    usable: Callable[[Table, int, PX], bool],
+    effect: Callable[[Table, int, PX], None],
 ) -> None:
     """IO parts of the form: discard a `charge_card` -> +1 IOsphere; spend N -> effect."""
 
-    def options(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> None:
+    def options(st: Table, seat: int, px: PX, opts: list[Any]) -> None:
         if charge_card is not None and charge_card in st.hand[seat] and st.io_free() > 0:
             opts.append(["ability", part, "charge"])
         if st.io[seat].get(part, 0) >= spend_cost and usable(st, seat, px):
             opts.append(["ability", part, "spend"])
 
-    def do(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
+    def do(st: Table, seat: int, px: PX, action: list[Any]) -> None:
         if action[2] == "charge":
             assert charge_card is not None
             st.discard_from_hand(seat, charge_card)
@@ -197,14 +196,14 @@ _io_part(
 
 
 @_options("io-cache-3050")
-def _cache_opts(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> None:
+def _cache_opts(st: Table, seat: int, px: PX, opts: list[Any]) -> None:
     _charge_pairs(st, seat, "io-cache-3050", opts)
     if st.io[seat].get("io-cache-3050", 0) >= 2 and _uncovered(st, px):
         opts.append(["ability", "io-cache-3050", "spend"])
 
 
 @_does("io-cache-3050")
-def _cache(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
+def _cache(st: Table, seat: int, px: PX, action: list[Any]) -> None:
     if action[2] == "spend":
         st.io_spend(seat, "io-cache-3050", 2)
         st.block(seat, 1)
@@ -215,14 +214,14 @@ def _cache(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
 
 
 @_options("mg-io-core")
-def _core_opts(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> None:
+def _core_opts(st: Table, seat: int, px: PX, opts: list[Any]) -> None:
     _charge_pairs(st, seat, "mg-io-core", opts, lambda c: _cat(c) == "D")
     if st.io[seat].get("mg-io-core", 0) >= 1 and st.useful("D"):
         opts.append(["ability", "mg-io-core", "spend"])
 
 
 @_does("mg-io-core")
-def _core(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
+def _core(st: Table, seat: int, px: PX, action: list[Any]) -> None:
     if action[2] == "spend":
         st.io_spend(seat, "mg-io-core", 1)
         st.deal_damage(seat, 1)
@@ -233,19 +232,19 @@ def _core(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
 
 
 @_options("io-exhaust-e1")
-def _exhaust_opts(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> None:
+def _exhaust_opts(st: Table, seat: int, px: PX, opts: list[Any]) -> None:
     if st.io_free() > 0:
         opts.append(["ability", "io-exhaust-e1"])
 
 
 @_does("io-exhaust-e1")
-def _exhaust(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
+def _exhaust(st: Table, seat: int, px: PX, action: list[Any]) -> None:
     st.io_add(seat, "io-exhaust-e1", 1)
     st.draw_cards(seat, 1)
 
 
 @_options("io-gen-mk1")
-def _gen_opts(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> None:
+def _gen_opts(st: Table, seat: int, px: PX, opts: list[Any]) -> None:
     if st.io[seat].get("io-gen-mk1", 0) >= 3 and px.actions >= 1:
         for card in sorted(set(st.hand[seat])):
             if card != "M":
@@ -253,9 +252,7 @@ def _gen_opts(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> None:
 
 
 @_does("io-gen-mk1")
-def _gen(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
-    from engine.games.moonrakers.execution import card_effect, play_crew
-
+def _gen(st: Table, seat: int, px: PX, action: list[Any]) -> None:
     st.io_spend(seat, "io-gen-mk1", 3)
     px.actions -= 1
     card = action[2]
@@ -269,7 +266,7 @@ def _gen(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
 
 
 @_options("io-hotshot-1050")
-def _hotshot_opts(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> None:
+def _hotshot_opts(st: Table, seat: int, px: PX, opts: list[Any]) -> None:
     if px.hotshot < 2:
         opts.append(["ability", "io-hotshot-1050", "roll"])
     if st.io[seat].get("io-hotshot-1050", 0) >= 1:
@@ -278,7 +275,7 @@ def _hotshot_opts(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> No
 
 
 @_does("io-hotshot-1050")
-def _hotshot(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
+def _hotshot(st: Table, seat: int, px: PX, action: list[Any]) -> None:
     if action[2] == "roll":
         px.hotshot += 1
         st.roll_die(seat)
@@ -289,7 +286,7 @@ def _hotshot(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
 
 
 @_options("io-pivot-h2")
-def _pivot_opts(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> None:
+def _pivot_opts(st: Table, seat: int, px: PX, opts: list[Any]) -> None:
     # "Spend 1 → re-roll one of your hazard dice": no per-contract limit, like the
     # other IO parts; each re-roll costs an IOsphere.
     if st.io[seat].get("io-pivot-h2", 0) >= 1:
@@ -298,26 +295,26 @@ def _pivot_opts(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> None
 
 
 @_does("io-pivot-h2")
-def _pivot(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
+def _pivot(st: Table, seat: int, px: PX, action: list[Any]) -> None:
     st.io_spend(seat, "io-pivot-h2", 1)
     st.roll_die(seat, px.dice.index(action[2]))
 
 
 @_options("magnetite-m1")
-def _magnetite_opts(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> None:
+def _magnetite_opts(st: Table, seat: int, px: PX, opts: list[Any]) -> None:
     if "magnetite-m1" not in px.used and st.allies_of(seat):
         opts.append(["ability", "magnetite-m1"])
 
 
 @_does("magnetite-m1")
-def _magnetite(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
+def _magnetite(st: Table, seat: int, px: PX, action: list[Any]) -> None:
     px.used.add("magnetite-m1")
     for q in reversed(st.allies_of(seat)):
         st.push("magnet_give", q, seat)
 
 
 @choice("magnet_give")
-def _magnet_give_options(st: MoonrakersState, op: Op) -> list[Any]:
+def _magnet_give_options(st: Table, op: Op) -> list[Any]:
     hand = st.hand[op[1]]
     if not hand:
         return []
@@ -325,7 +322,7 @@ def _magnet_give_options(st: MoonrakersState, op: Op) -> list[Any]:
 
 
 @resolves("magnet_give")
-def _magnet_give(st: MoonrakersState, op: Op, action: Any) -> None:
+def _magnet_give(st: Table, op: Op, action: Any) -> None:
     if action == "pass":
         return
     st.hand_remove(op[1], action[1])
@@ -333,12 +330,12 @@ def _magnet_give(st: MoonrakersState, op: Op, action: Any) -> None:
 
 
 @choice("magnet_keep")
-def _magnet_keep_options(st: MoonrakersState, op: Op) -> list[Any]:
+def _magnet_keep_options(st: Table, op: Op) -> list[Any]:
     return ["keep", "trash"]
 
 
 @resolves("magnet_keep")
-def _magnet_keep(st: MoonrakersState, op: Op, action: str) -> None:
+def _magnet_keep(st: Table, op: Op, action: str) -> None:
     if action == "keep":
         st.to_hand(op[1], op[2])
     else:
@@ -346,27 +343,27 @@ def _magnet_keep(st: MoonrakersState, op: Op, action: str) -> None:
 
 
 @_options("mg-upgrade-core")
-def _mg_upgrade_opts(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> None:
+def _mg_upgrade_opts(st: Table, seat: int, px: PX, opts: list[Any]) -> None:
     if "mg-upgrade-core" not in px.used:
         for card in sorted({c for c in st.hand[seat] if _cat(c) == "D"}):
             opts.append(["ability", "mg-upgrade-core", card])
 
 
 @_does("mg-upgrade-core")
-def _mg_upgrade(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
+def _mg_upgrade(st: Table, seat: int, px: PX, action: list[Any]) -> None:
     px.used.add("mg-upgrade-core")
     st.trash_from_hand(seat, action[2])
     st.gain(seat, "D+")
 
 
 @_options("mill")
-def _mill_opts(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> None:
+def _mill_opts(st: Table, seat: int, px: PX, opts: list[Any]) -> None:
     if "mill" not in px.used and (st.draw[seat] or st.discard[seat]):
         opts.append(["ability", "mill"])
 
 
 @_does("mill")
-def _mill(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
+def _mill(st: Table, seat: int, px: PX, action: list[Any]) -> None:
     px.used.add("mill")
     card, _public = st._pop_draw(seat)
     if card is None:
@@ -377,7 +374,7 @@ def _mill(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
 
 
 def _give_card_opts(part: str) -> Callable[..., None]:
-    def options(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> None:
+    def options(st: Table, seat: int, px: PX, opts: list[Any]) -> None:
         if part in px.used:
             return
         allies = st.allies_of(seat)
@@ -395,14 +392,14 @@ ABILITY_OPTIONS["phase-drive-mk3"] = _give_card_opts("phase-drive-mk3")
 
 
 @_does("phase-drive-mk3")
-def _phase_drive(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
+def _phase_drive(st: Table, seat: int, px: PX, action: list[Any]) -> None:
     px.used.add("phase-drive-mk3")
     st.hand_remove(seat, action[3])
     st.to_hand(action[2], action[3])
 
 
 @_does("modulator-t3")
-def _modulator(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
+def _modulator(st: Table, seat: int, px: PX, action: list[Any]) -> None:
     px.used.add("modulator-t3")
     st.hand_remove(seat, action[3])
     st.to_hand(action[2], action[3])
@@ -410,25 +407,25 @@ def _modulator(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> Non
 
 
 @choice("modulator_back")
-def _modulator_back_options(st: MoonrakersState, op: Op) -> list[Any]:
+def _modulator_back_options(st: Table, op: Op) -> list[Any]:
     return [["give", c] for c in sorted(set(st.hand[op[1]]))]
 
 
 @resolves("modulator_back")
-def _modulator_back(st: MoonrakersState, op: Op, action: list[Any]) -> None:
+def _modulator_back(st: Table, op: Op, action: list[Any]) -> None:
     st.hand_remove(op[1], action[1])
     st.to_hand(op[2], action[1])
 
 
 @_options("tributor")
-def _tributor_opts(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> None:
+def _tributor_opts(st: Table, seat: int, px: PX, opts: list[Any]) -> None:
     if "tributor" not in px.used and st.open_types():
         for a, b in pairs(st.hand[seat]):
             opts.append(["ability", "tributor", a, b])
 
 
 @_does("tributor")
-def _tributor(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
+def _tributor(st: Table, seat: int, px: PX, action: list[Any]) -> None:
     px.used.add("tributor")
     st.trash_from_hand(seat, action[2])
     st.trash_from_hand(seat, action[3])
@@ -436,25 +433,25 @@ def _tributor(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None
 
 
 @_options("twin-probe-e2")
-def _probe_opts(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> None:
+def _probe_opts(st: Table, seat: int, px: PX, opts: list[Any]) -> None:
     if "twin-probe-e2" not in px.used and st.draw[seat]:
         opts.append(["ability", "twin-probe-e2"])
 
 
 @_does("twin-probe-e2")
-def _probe(st: MoonrakersState, seat: int, px: PX, action: list[Any]) -> None:
+def _probe(st: Table, seat: int, px: PX, action: list[Any]) -> None:
     px.used.add("twin-probe-e2")
     st.top_known[seat] = max(st.top_known[seat], 1)
     st.push("probe", seat)
 
 
 @choice("probe")
-def _probe_choice_options(st: MoonrakersState, op: Op) -> list[Any]:
+def _probe_choice_options(st: Table, op: Op) -> list[Any]:
     return ["keep", "discard"]
 
 
 @resolves("probe")
-def _probe_choice(st: MoonrakersState, op: Op, action: str) -> None:
+def _probe_choice(st: Table, op: Op, action: str) -> None:
     if action == "discard":
         seat = op[1]
         card, _public = st._pop_draw(seat)

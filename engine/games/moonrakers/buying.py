@@ -6,20 +6,18 @@ then a second for 1 Credit, never a third).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.games.moonrakers import objectives
 from engine.games.moonrakers.cards import ADVANCED_KINDS, ALL, CREW, PARTS, RULES
 from engine.games.moonrakers.machine import Op, auto, choice, resolves
-
-if TYPE_CHECKING:
-    from engine.games.moonrakers.state import MoonrakersState
+from engine.games.moonrakers.table import Table
 
 MAX_PARTS = RULES["max_parts"]["value"]
 ADV_PRICE = RULES["advanced_price"]["value"]  # A-15
 
 
-def take_from_armory(st: MoonrakersState, card: str) -> None:
+def take_from_armory(st: Table, card: str) -> None:
     """Remove `card` from the face-up Armory and refill its slot from its deck."""
     if card in CREW:
         row, deck, mask = st.armory_crew, st.crew_deck, st.crew_mask
@@ -29,7 +27,7 @@ def take_from_armory(st: MoonrakersState, card: str) -> None:
     row[slot] = st.pop_top(deck, mask)
 
 
-def install(st: MoonrakersState, seat: int, part: str, bought: bool) -> None:
+def install(st: Table, seat: int, part: str, bought: bool) -> None:
     if part is None:
         return
     if len(st.parts[seat]) >= MAX_PARTS:
@@ -38,7 +36,7 @@ def install(st: MoonrakersState, seat: int, part: str, bought: bool) -> None:
     _attach(st, seat, part)
 
 
-def _attach(st: MoonrakersState, seat: int, part: str) -> None:
+def _attach(st: Table, seat: int, part: str) -> None:
     st.parts[seat].append(part)
     if part == "predator-mk1":
         st.predator = True
@@ -50,12 +48,12 @@ def _attach(st: MoonrakersState, seat: int, part: str) -> None:
 
 
 @choice("remove_part")
-def _remove_options(st: MoonrakersState, op: Op) -> list[Any]:
+def _remove_options(st: Table, op: Op) -> list[Any]:
     return [["remove", p] for p in st.parts[op[1]]]
 
 
 @resolves("remove_part")
-def _remove(st: MoonrakersState, op: Op, action: list[Any]) -> None:
+def _remove(st: Table, op: Op, action: list[Any]) -> None:
     seat, new, bought = op[1], op[2], op[3]
     old = action[1]
     # The replaced part leaves the game; the Action cards it added stay.
@@ -69,29 +67,29 @@ def _remove(st: MoonrakersState, op: Op, action: list[Any]) -> None:
 
 
 @auto("buy_start")
-def _buy_start(st: MoonrakersState, ml: int) -> None:
+def _buy_start(st: Table, ml: int) -> None:
     st.armory_discards = 0
     st.push("buy", ml)
     if st.ovl:
         st.push("free_discard", ml)
 
 
-def _armory_cards(st: MoonrakersState) -> list[str]:
+def _armory_cards(st: Table) -> list[str]:
     return [c for c in st.armory_crew + st.armory_parts if c is not None]
 
 
 @choice("free_discard")
-def _free_discard_options(st: MoonrakersState, op: Op) -> list[Any]:
+def _free_discard_options(st: Table, op: Op) -> list[Any]:
     return ["keep", *(["discard", c] for c in _armory_cards(st))]
 
 
 @resolves("free_discard")
-def _free_discard(st: MoonrakersState, op: Op, action: Any) -> None:
+def _free_discard(st: Table, op: Op, action: Any) -> None:
     if action != "keep":
         _discard_armory(st, action[1])
 
 
-def _discard_armory(st: MoonrakersState, card: str) -> None:
+def _discard_armory(st: Table, card: str) -> None:
     st.armory_discards += 1
     take_from_armory(st, card)
     if card in CREW:
@@ -100,7 +98,7 @@ def _discard_armory(st: MoonrakersState, card: str) -> None:
         st.put_bottom(st.part_deck, st.part_mask, card, ALL)
 
 
-def can_buy_part(st: MoonrakersState, seat: int, part: str) -> bool:
+def can_buy_part(st: Table, seat: int, part: str) -> bool:
     if PARTS[part].cost > st.credits[seat]:
         return False
     if part == "devotion-3050":
@@ -110,7 +108,7 @@ def can_buy_part(st: MoonrakersState, seat: int, part: str) -> bool:
 
 
 @choice("buy")
-def _buy_options(st: MoonrakersState, op: Op) -> list[Any]:
+def _buy_options(st: Table, op: Op) -> list[Any]:
     seat = op[1]
     money = st.credits[seat]
     opts: list[Any] = ["end"]
@@ -129,7 +127,7 @@ def _buy_options(st: MoonrakersState, op: Op) -> list[Any]:
 
 
 @resolves("buy")
-def _buy(st: MoonrakersState, op: Op, action: Any) -> None:
+def _buy(st: Table, op: Op, action: Any) -> None:
     seat = op[1]
     if action == "end":
         st.push("end_turn", seat)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-# A deck position's mask value when every seat knows the card there (state.py's masks).
+# A deck position's mask value when every seat knows the card there (table.py's masks).
 ALL = -1
 
 DATA = Path(__file__).with_name("data")

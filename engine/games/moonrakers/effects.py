@@ -8,14 +8,20 @@ Part abilities used during a step live in `abilities.py`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from engine.games.moonrakers.abilities import ABILITY_DO, ABILITY_OPTIONS  # noqa: F401
-from engine.games.moonrakers.cards import ACTION, ADVANCED_KINDS, ADVANCED_OF, CREW, SAME_TYPE
+from engine.games.moonrakers.buying import take_from_armory
+from engine.games.moonrakers.cards import (
+    ACTION,
+    ADVANCED_KINDS,
+    ADVANCED_OF,
+    CREW,
+    PARTS,
+    SAME_TYPE,
+)
 from engine.games.moonrakers.machine import Op, auto, choice, resolves
-
-if TYPE_CHECKING:
-    from engine.games.moonrakers.state import PX, MoonrakersState
+from engine.games.moonrakers.playing import card_effect, play_crew
+from engine.games.moonrakers.table import PX, Table
 
 PAT_OPTIONS = ("act", "draw", "block", "trash")
 
@@ -24,10 +30,8 @@ def distinct(cards: list[str]) -> list[str]:
     return sorted(set(cards))
 
 
-def play_free(st: MoonrakersState, seat: int, card: str) -> None:
+def play_free(st: Table, seat: int, card: str) -> None:
     """Play a card without spending an Action (Lee van Cribb, Zek Zarag)."""
-    from engine.games.moonrakers.execution import card_effect, play_crew
-
     px = st.px[seat]
     px.cards += 1
     if card in CREW:
@@ -38,7 +42,7 @@ def play_free(st: MoonrakersState, seat: int, card: str) -> None:
             card_effect(st, seat, card)
 
 
-def io_crew_ability(st: MoonrakersState, seat: int, px: PX, crew: str) -> None:
+def io_crew_ability(st: Table, seat: int, px: PX, crew: str) -> None:
     """Once per contract: remove 1 IOsphere from an IO crew in play for its effect."""
     px.used.add(crew)
     st.io_spend(seat, crew, 1)
@@ -49,71 +53,69 @@ def io_crew_ability(st: MoonrakersState, seat: int, px: PX, crew: str) -> None:
 
 
 @auto("act")
-def _act(st: MoonrakersState, seat: int, src: str, amount: int) -> None:
+def _act(st: Table, seat: int, src: str, amount: int) -> None:
     st.px[seat].actions += amount
 
 
 @auto("draw")
-def _draw(st: MoonrakersState, seat: int, src: str, amount: int) -> None:
+def _draw(st: Table, seat: int, src: str, amount: int) -> None:
     st.draw_cards(seat, amount)
 
 
 @auto("block")
-def _block(st: MoonrakersState, seat: int, src: str, amount: int) -> None:
+def _block(st: Table, seat: int, src: str, amount: int) -> None:
     st.block(seat, amount)
 
 
 @auto("req")
-def _req(st: MoonrakersState, seat: int, src: str, cat: str, amount: int) -> None:
+def _req(st: Table, seat: int, src: str, cat: str, amount: int) -> None:
     st.reduce(seat, cat, amount)
 
 
 @auto("damage")
-def _damage(st: MoonrakersState, seat: int, src: str, amount: int) -> None:
+def _damage(st: Table, seat: int, src: str, amount: int) -> None:
     st.deal_damage(seat, amount)
 
 
 @auto("as")
-def _as(st: MoonrakersState, seat: int, src: str, kind: str) -> None:
-    from engine.games.moonrakers.execution import card_effect
-
+def _as(st: Table, seat: int, src: str, kind: str) -> None:
     card_effect(st, seat, kind)
 
 
 @auto("gain")
-def _gain(st: MoonrakersState, seat: int, src: str, card: str, dest: str) -> None:
+def _gain(st: Table, seat: int, src: str, card: str, dest: str) -> None:
     st.gain(seat, card, dest)
 
 
 @auto("credits")
-def _credits(st: MoonrakersState, seat: int, src: str, amount: int) -> None:
+def _credits(st: Table, seat: int, src: str, amount: int) -> None:
     st.credits[seat] += amount
 
 
 @auto("prestige")
-def _prestige(st: MoonrakersState, seat: int, src: str, amount: int) -> None:
+def _prestige(st: Table, seat: int, src: str, amount: int) -> None:
     st.prestige[seat] = max(0, st.prestige[seat] + amount)
 
 
 @auto("kary")
-def _kary(st: MoonrakersState, seat: int, src: str) -> None:
+def _kary(st: Table, seat: int, src: str) -> None:
     st.kary += 1
 
 
 @auto("trash_top")
-def _trash_top(st: MoonrakersState, seat: int, src: str) -> None:
+def _trash_top(st: Table, seat: int, src: str) -> None:
     card, _public = st._pop_draw(seat)
     if card is not None:
         st.trashed(seat, card)
 
 
 @auto("hazard_die")
-def _hazard_die(st: MoonrakersState, seat: int, src: str) -> None:
+def _hazard_die(st: Table, seat: int, src: str) -> None:
     st.roll_die(seat)
 
 
 @auto("io_self")
-def _io_self(st: MoonrakersState, seat: int, src: str, amount: int) -> None:
+def _io_self(st: Table, seat: int, src: str, amount: int) -> None:
     if src in st.inplay[seat]:
         st.io_add(seat, src, amount)
         if st.io[seat].get(src, 0) <= 0:
@@ -124,20 +126,20 @@ def _io_self(st: MoonrakersState, seat: int, src: str, amount: int) -> None:
 
 
 @auto("kurt")
-def _kurt(st: MoonrakersState, seat: int, src: str) -> None:
+def _kurt(st: Table, seat: int, src: str) -> None:
     if st.px[seat].basic_r >= 2:
         st.draw_cards(seat, 2)
 
 
 @auto("oleg")
-def _oleg(st: MoonrakersState, seat: int, src: str) -> None:
+def _oleg(st: Table, seat: int, src: str) -> None:
     for q in range(st.num_players):
         if q not in st.participants:
             st.draw_cards(q, 1)
 
 
 @auto("at0k")
-def _at0k(st: MoonrakersState, seat: int, src: str) -> None:
+def _at0k(st: Table, seat: int, src: str) -> None:
     dice = st.px[seat].dice
     if dice:
         value = max(dice)  # E-moonrakers-10: the best die is chosen for you
@@ -146,7 +148,7 @@ def _at0k(st: MoonrakersState, seat: int, src: str) -> None:
 
 
 @auto("trash_self")
-def _trash_self(st: MoonrakersState, seat: int, src: str) -> None:
+def _trash_self(st: Table, seat: int, src: str) -> None:
     played = st.px[seat].played
     if src in played:
         played.remove(src)
@@ -154,9 +156,7 @@ def _trash_self(st: MoonrakersState, seat: int, src: str) -> None:
 
 
 @auto("ryan")
-def _ryan(st: MoonrakersState, seat: int, src: str) -> None:
-    from engine.games.moonrakers.execution import card_effect
-
+def _ryan(st: Table, seat: int, src: str) -> None:
     hand = st.hand[seat]
     before = len(hand)
     st.draw_cards(seat, 2)
@@ -172,7 +172,7 @@ def _ryan(st: MoonrakersState, seat: int, src: str) -> None:
 
 
 @auto("lee")
-def _lee(st: MoonrakersState, seat: int, src: str) -> None:
+def _lee(st: Table, seat: int, src: str) -> None:
     for _ in range(3):
         card, _public = st._pop_draw(seat)
         if card is None:
@@ -182,12 +182,12 @@ def _lee(st: MoonrakersState, seat: int, src: str) -> None:
 
 
 @choice("lee_pick")
-def _lee_options(st: MoonrakersState, op: Op) -> list[Any]:
+def _lee_options(st: Table, op: Op) -> list[Any]:
     return [["play", c] for c in distinct(st.looking[op[1]])]
 
 
 @resolves("lee_pick")
-def _lee_pick(st: MoonrakersState, op: Op, action: list[Any]) -> None:
+def _lee_pick(st: Table, op: Op, action: list[Any]) -> None:
     seat = op[1]
     looking = st.looking[seat]
     looking.remove(action[1])
@@ -200,7 +200,7 @@ def _lee_pick(st: MoonrakersState, op: Op, action: list[Any]) -> None:
 
 
 @choice("choose")
-def _choose_options(st: MoonrakersState, op: Op) -> list[Any]:
+def _choose_options(st: Table, op: Op) -> list[Any]:
     seat, src, branches = op[1], op[2], op[3]
     # "… OR trash it" (Armitage) needs the card itself on the table: not a Mercenary
     # (it goes back to the Crew deck, E-moonrakers-20) nor a card already trashed by
@@ -213,12 +213,12 @@ def _choose_options(st: MoonrakersState, op: Op) -> list[Any]:
 
 
 @resolves("choose")
-def _choose(st: MoonrakersState, op: Op, action: list[Any]) -> None:
+def _choose(st: Table, op: Op, action: list[Any]) -> None:
     st.push_ops(op[1], op[2], op[3][action[1]])
 
 
 @choice("trash")
-def _trash_options(st: MoonrakersState, op: Op) -> list[Any]:
+def _trash_options(st: Table, op: Op) -> list[Any]:
     hand = st.hand[op[1]]
     if not hand:
         return []
@@ -229,7 +229,7 @@ def _trash_options(st: MoonrakersState, op: Op) -> list[Any]:
 
 
 @resolves("trash")
-def _trash(st: MoonrakersState, op: Op, action: Any) -> None:
+def _trash(st: Table, op: Op, action: Any) -> None:
     if action != "none":
         st.trash_from_hand(op[1], action[1])
         if len(op) > 4:
@@ -239,17 +239,17 @@ def _trash(st: MoonrakersState, op: Op, action: Any) -> None:
 
 
 @choice("req_any")
-def _req_any_options(st: MoonrakersState, op: Op) -> list[Any]:
+def _req_any_options(st: Table, op: Op) -> list[Any]:
     return [["req", t] for t in st.open_types()]
 
 
 @resolves("req_any")
-def _req_any(st: MoonrakersState, op: Op, action: list[Any]) -> None:
+def _req_any(st: Table, op: Op, action: list[Any]) -> None:
     st.reduce(op[1], action[1], op[3])
 
 
 @choice("give_self")
-def _give_options(st: MoonrakersState, op: Op) -> list[Any]:
+def _give_options(st: Table, op: Op) -> list[Any]:
     seat = op[1]
     if op[2] not in st.px[seat].played:
         return []
@@ -257,13 +257,13 @@ def _give_options(st: MoonrakersState, op: Op) -> list[Any]:
 
 
 @resolves("give_self")
-def _give_self(st: MoonrakersState, op: Op, action: list[Any]) -> None:
+def _give_self(st: Table, op: Op, action: list[Any]) -> None:
     st.px[op[1]].played.remove(op[2])
     st.discard[action[1]].append(op[2])
 
 
 @choice("b3ar")
-def _b3ar_options(st: MoonrakersState, op: Op) -> list[Any]:
+def _b3ar_options(st: Table, op: Op) -> list[Any]:
     seat, src = op[1], op[2]
     found = [c for c in st.px[seat].played if c in CREW and c != src]
     found.extend(c for c in st.discard[seat] if c in CREW)
@@ -271,7 +271,7 @@ def _b3ar_options(st: MoonrakersState, op: Op) -> list[Any]:
 
 
 @resolves("b3ar")
-def _b3ar(st: MoonrakersState, op: Op, action: list[Any]) -> None:
+def _b3ar(st: Table, op: Op, action: list[Any]) -> None:
     seat, card = op[1], action[1]
     played = st.px[seat].played
     if card in played:
@@ -282,14 +282,14 @@ def _b3ar(st: MoonrakersState, op: Op, action: list[Any]) -> None:
 
 
 @choice("myla")
-def _myla_options(st: MoonrakersState, op: Op) -> list[Any]:
+def _myla_options(st: Table, op: Op) -> list[Any]:
     opts: list[Any] = ["done"]
     opts.extend(["discard", c] for c in distinct(st.hand[op[1]]))
     return opts
 
 
 @resolves("myla")
-def _myla(st: MoonrakersState, op: Op, action: Any) -> None:
+def _myla(st: Table, op: Op, action: Any) -> None:
     seat, src, count = op[1], op[2], op[3] if len(op) > 3 else 0
     if action == "done":
         st.draw_cards(seat, count)
@@ -299,7 +299,7 @@ def _myla(st: MoonrakersState, op: Op, action: Any) -> None:
 
 
 @choice("reroll_any")
-def _reroll_options(st: MoonrakersState, op: Op) -> list[Any]:
+def _reroll_options(st: Table, op: Op) -> list[Any]:
     mask = op[3] if len(op) > 3 else 0
     dice = st.px[op[1]].dice
     values = sorted({v for i, v in enumerate(dice) if v > 0 and not mask >> i & 1})
@@ -309,7 +309,7 @@ def _reroll_options(st: MoonrakersState, op: Op) -> list[Any]:
 
 
 @resolves("reroll_any")
-def _reroll_any(st: MoonrakersState, op: Op, action: Any) -> None:
+def _reroll_any(st: Table, op: Op, action: Any) -> None:
     if action == "done":
         return
     seat, src = op[1], op[2]
@@ -322,12 +322,12 @@ def _reroll_any(st: MoonrakersState, op: Op, action: Any) -> None:
 
 
 @choice("zek")
-def _zek_options(st: MoonrakersState, op: Op) -> list[Any]:
+def _zek_options(st: Table, op: Op) -> list[Any]:
     return [["take", c] for c in distinct(st.draw[op[1]])]
 
 
 @resolves("zek")
-def _zek(st: MoonrakersState, op: Op, action: list[Any]) -> None:
+def _zek(st: Table, op: Op, action: list[Any]) -> None:
     seat = op[1]
     pile = st.draw[seat]
     pile.remove(action[1])
@@ -338,12 +338,12 @@ def _zek(st: MoonrakersState, op: Op, action: list[Any]) -> None:
 
 
 @choice("discard_n")
-def _discard_n_options(st: MoonrakersState, op: Op) -> list[Any]:
+def _discard_n_options(st: Table, op: Op) -> list[Any]:
     return [["discard", c] for c in distinct(st.hand[op[1]])]
 
 
 @resolves("discard_n")
-def _discard_n(st: MoonrakersState, op: Op, action: list[Any]) -> None:
+def _discard_n(st: Table, op: Op, action: list[Any]) -> None:
     seat, src, left = op[1], op[2], op[3]
     st.discard_from_hand(seat, action[1])
     if left > 1:
@@ -351,9 +351,7 @@ def _discard_n(st: MoonrakersState, op: Op, action: list[Any]) -> None:
 
 
 @choice("domi")
-def _domi_options(st: MoonrakersState, op: Op) -> list[Any]:
-    from engine.games.moonrakers.cards import PARTS
-
+def _domi_options(st: Table, op: Op) -> list[Any]:
     seat = op[1]
     free = st.io_free()
     opts: list[Any] = []
@@ -367,7 +365,7 @@ def _domi_options(st: MoonrakersState, op: Op) -> list[Any]:
 
 
 @resolves("domi")
-def _domi(st: MoonrakersState, op: Op, action: list[Any]) -> None:
+def _domi(st: Table, op: Op, action: list[Any]) -> None:
     seat, part, delta = op[1], action[1], action[2]
     if delta > 0:
         st.io_add(seat, part, 1)
@@ -376,7 +374,7 @@ def _domi(st: MoonrakersState, op: Op, action: list[Any]) -> None:
 
 
 @choice("hakun")
-def _hakun_options(st: MoonrakersState, op: Op) -> list[Any]:
+def _hakun_options(st: Table, op: Op) -> list[Any]:
     cheap = [c for c in st.armory_crew if c is not None and CREW[c].cost <= 2]
     if not cheap:
         return []
@@ -384,17 +382,15 @@ def _hakun_options(st: MoonrakersState, op: Op) -> list[Any]:
 
 
 @resolves("hakun")
-def _hakun(st: MoonrakersState, op: Op, action: Any) -> None:
+def _hakun(st: Table, op: Op, action: Any) -> None:
     if action == "none":
         return
-    from engine.games.moonrakers.buying import take_from_armory
-
     take_from_armory(st, action[1])
     st.discard[op[1]].append(action[1])
 
 
 @choice("letyba")
-def _letyba_options(st: MoonrakersState, op: Op) -> list[Any]:
+def _letyba_options(st: Table, op: Op) -> list[Any]:
     opts: list[Any] = []
     for card in distinct(st.hand[op[1]]):
         kind = ACTION.get(card)
@@ -409,14 +405,14 @@ def _letyba_options(st: MoonrakersState, op: Op) -> list[Any]:
 
 
 @resolves("letyba")
-def _letyba(st: MoonrakersState, op: Op, action: list[Any]) -> None:
+def _letyba(st: Table, op: Op, action: list[Any]) -> None:
     seat = op[1]
     st.trash_from_hand(seat, action[1])
     st.gain(seat, action[2], "hand")
 
 
 @choice("pat")
-def _pat_options(st: MoonrakersState, op: Op) -> list[Any]:
+def _pat_options(st: Table, op: Op) -> list[Any]:
     out = []
     for i, a in enumerate(PAT_OPTIONS):
         for b in PAT_OPTIONS[i + 1 :]:
@@ -425,7 +421,7 @@ def _pat_options(st: MoonrakersState, op: Op) -> list[Any]:
 
 
 @resolves("pat")
-def _pat(st: MoonrakersState, op: Op, action: list[Any]) -> None:
+def _pat(st: Table, op: Op, action: list[Any]) -> None:
     seat, src = op[1], op[2]
     ops: list[tuple[Any, ...]] = []
     for label in action[1:]:
@@ -441,14 +437,12 @@ def _pat(st: MoonrakersState, op: Op, action: list[Any]) -> None:
 
 
 @auto("io_move")
-def _io_move(st: MoonrakersState, seat: int, src: str) -> None:
+def _io_move(st: Table, seat: int, src: str) -> None:
     st.push("io_move_to", seat, src)
 
 
 @choice("io_move_to")
-def _io_move_options(st: MoonrakersState, op: Op) -> list[Any]:
-    from engine.games.moonrakers.cards import PARTS
-
+def _io_move_options(st: Table, op: Op) -> list[Any]:
     seat, src = op[1], op[2]
     targets = [p for p in st.parts[seat] if PARTS[p].io]
     targets.extend(c for c in st.inplay[seat] if c != src)
@@ -456,7 +450,7 @@ def _io_move_options(st: MoonrakersState, op: Op) -> list[Any]:
 
 
 @resolves("io_move_to")
-def _io_move_to(st: MoonrakersState, op: Op, action: list[Any]) -> None:
+def _io_move_to(st: Table, op: Op, action: list[Any]) -> None:
     st.io_add(op[1], action[1], 1)
 
 
@@ -464,7 +458,7 @@ def _io_move_to(st: MoonrakersState, op: Op, action: list[Any]) -> None:
 
 
 @choice("substitute")
-def _substitute_options(st: MoonrakersState, op: Op) -> list[Any]:
+def _substitute_options(st: Table, op: Op) -> list[Any]:
     card = op[2]
     cat = ACTION[card].cat
     # "… you *may* take any other card of the same type instead": declining is legal.
@@ -478,17 +472,17 @@ def _substitute_options(st: MoonrakersState, op: Op) -> list[Any]:
 
 
 @resolves("substitute")
-def _substitute(st: MoonrakersState, op: Op, action: Any) -> None:
+def _substitute(st: Table, op: Op, action: Any) -> None:
     if action != "none":
         st.gain(op[1], action[1], op[3])
 
 
 @choice("tractor")
-def _tractor_options(st: MoonrakersState, op: Op) -> list[Any]:
+def _tractor_options(st: Table, op: Op) -> list[Any]:
     return [["tractor", "take"], ["tractor", "pass"]]
 
 
 @resolves("tractor")
-def _tractor(st: MoonrakersState, op: Op, action: list[Any]) -> None:
+def _tractor(st: Table, op: Op, action: list[Any]) -> None:
     if action[1] == "take":
         st.discard[op[1]].append(op[2])

@@ -1,6 +1,6 @@
 """Execution: hazard dice, contract-start effects, the round of steps (A-10),
-playing cards, Mercenaries (A-17), and the end of a contract (hazards, rewards,
-Head to Head placing, clean-up, A-11 / A-12).
+Mercenaries (A-17), and the end of a contract (hazards, rewards, Head to Head placing,
+clean-up, A-11 / A-12). Playing a card itself is playing.py's.
 
 Each step a participant plays one card, uses one ability or passes; Execution
 ends when every participant has passed in a row (A-10). A participant may take
@@ -9,41 +9,29 @@ at most STEP_CAP non-pass steps per contract (E-moonrakers-2).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.games.moonrakers import objectives
-from engine.games.moonrakers.cards import (
-    ACTION,
-    ADVANCED_KINDS,
-    CONTRACTS,
-    CREW,
-    DAMAGE_KINDS,
-    PARTS,
-)
+from engine.games.moonrakers.abilities import ABILITY_DO, ABILITY_OPTIONS
+from engine.games.moonrakers.buying import install
+from engine.games.moonrakers.cards import ACTION, ADVANCED_KINDS, CONTRACTS, CREW, PARTS
+from engine.games.moonrakers.effects import io_crew_ability
 from engine.games.moonrakers.machine import Op, auto, choice, resolves
 from engine.games.moonrakers.mercenaries import merc_options, ml_share, use_merc
+from engine.games.moonrakers.planning import draw_contract
+from engine.games.moonrakers.playing import play_from_hand
 from engine.games.moonrakers.setup import clear_contract
-
-if TYPE_CHECKING:
-    from engine.games.moonrakers.state import PX, MoonrakersState
-
-
-def _px_class() -> type:
-    from engine.games.moonrakers.state import PX
-
-    return PX
-
+from engine.games.moonrakers.table import PX, STEP_CAP, Table
 
 # ----- start ------------------------------------------------------------------------------
 
 
 @auto("exec_start")
-def _exec_start(st: MoonrakersState, ml: int) -> None:
+def _exec_start(st: Table, ml: int) -> None:
     rec = CONTRACTS[st.cid]
-    px_cls = _px_class()
     st.px = [None] * st.num_players
     for p in st.participants:
-        st.px[p] = px_cls()
+        st.px[p] = PX()
     if not st.h2h:
         taken = sum(d[3] for d in st.deals.values())
         for p in st.participants:
@@ -64,13 +52,13 @@ def _exec_start(st: MoonrakersState, ml: int) -> None:
 
 
 @auto("ml_draw")
-def _ml_draw(st: MoonrakersState, seat: int, src: str, count: int) -> None:
+def _ml_draw(st: Table, seat: int, src: str, count: int) -> None:
     if seat == st.ml:
         st.draw_cards(seat, count)
 
 
 @auto("draw_if_none")
-def _draw_if_none(st: MoonrakersState, seat: int, src: str, cat: str, count: int) -> None:
+def _draw_if_none(st: Table, seat: int, src: str, cat: str, count: int) -> None:
     for card in st.hand[seat]:
         kind = ACTION.get(card)
         if kind is not None and kind.cat == cat:
@@ -79,49 +67,49 @@ def _draw_if_none(st: MoonrakersState, seat: int, src: str, cat: str, count: int
 
 
 @auto("draw_per_die")
-def _draw_per_die(st: MoonrakersState, seat: int, src: str) -> None:
+def _draw_per_die(st: Table, seat: int, src: str) -> None:
     st.draw_cards(seat, len(st.px[seat].dice))
 
 
 @auto("precari")
-def _precari(st: MoonrakersState, seat: int, src: str) -> None:
+def _precari(st: Table, seat: int, src: str) -> None:
     if len(st.px[seat].dice) >= 2:
         st.credits[seat] += 1
 
 
 @auto("draw_if_miss")
-def _draw_if_miss(st: MoonrakersState, seat: int, src: str, count: int) -> None:
+def _draw_if_miss(st: Table, seat: int, src: str, count: int) -> None:
     if "M" in st.hand[seat]:
         st.draw_cards(seat, count)
 
 
 @auto("allies_draw")
-def _allies_draw(st: MoonrakersState, seat: int, src: str, count: int) -> None:
+def _allies_draw(st: Table, seat: int, src: str, count: int) -> None:
     for q in st.allies_of(seat):
         st.draw_cards(q, count)
 
 
 @auto("allies_act")
-def _allies_act(st: MoonrakersState, seat: int, src: str, count: int) -> None:
+def _allies_act(st: Table, seat: int, src: str, count: int) -> None:
     for q in st.allies_of(seat):
         st.px[q].actions += count
 
 
 @auto("leech")
-def _leech(st: MoonrakersState, seat: int, src: str) -> None:
+def _leech(st: Table, seat: int, src: str) -> None:
     if not st.h2h:
         st.px[seat].actions += sum(1 for q in st.participants if q != st.ml)
 
 
 @choice("reformer")
-def _reformer_options(st: MoonrakersState, op: Op) -> list[Any]:
+def _reformer_options(st: Table, op: Op) -> list[Any]:
     opts: list[Any] = [["reformer", "miss"]]
     opts.extend(["reformer", "trash", c] for c in sorted(set(st.hand[op[1]])))
     return opts
 
 
 @resolves("reformer")
-def _reformer(st: MoonrakersState, op: Op, action: list[Any]) -> None:
+def _reformer(st: Table, op: Op, action: list[Any]) -> None:
     seat = op[1]
     if action[1] == "miss":
         st.gain(seat, "M")
@@ -133,7 +121,7 @@ def _reformer(st: MoonrakersState, op: Op, action: list[Any]) -> None:
 
 
 @auto("exec_turn")
-def _exec_turn(st: MoonrakersState, ml: int) -> None:
+def _exec_turn(st: Table, ml: int) -> None:
     if st.passes >= len(st.participants):
         st.push("exec_end", ml)
     else:
@@ -141,7 +129,7 @@ def _exec_turn(st: MoonrakersState, ml: int) -> None:
 
 
 @auto("exec_next")
-def _exec_next(st: MoonrakersState, ml: int) -> None:
+def _exec_next(st: Table, ml: int) -> None:
     parts = st.participants
     st.xi = (st.xi + 1) % len(parts)
     if st.ovl:
@@ -152,25 +140,8 @@ def _exec_next(st: MoonrakersState, ml: int) -> None:
         st.push("step", parts[st.xi])
 
 
-def play_cost(st: MoonrakersState, seat: int, px: PX, card: str) -> int:
-    kind = ACTION.get(card)
-    if kind is None:
-        return 1
-    if card == "D1" and st.predator:
-        return 0
-    cat = kind.cat
-    if cat == "S" and not px.shield_seen and "emulator-mk2" in st.parts[seat]:
-        return 0
-    if cat == "D" and not px.dmg_seen and "mg-support-core" in st.parts[seat]:
-        return 0
-    return 1
-
-
 @choice("step")
-def step_options(st: MoonrakersState, op: Op) -> list[Any]:
-    from engine.games.moonrakers.abilities import ABILITY_OPTIONS
-    from engine.games.moonrakers.state import STEP_CAP
-
+def step_options(st: Table, op: Op) -> list[Any]:
     seat = op[1]
     px = st.px[seat]
     opts: list[Any] = ["pass"]
@@ -229,10 +200,7 @@ def step_options(st: MoonrakersState, op: Op) -> list[Any]:
 
 
 @resolves("step")
-def _step(st: MoonrakersState, op: Op, action: Any) -> None:
-    from engine.games.moonrakers.abilities import ABILITY_DO
-    from engine.games.moonrakers.effects import io_crew_ability
-
+def _step(st: Table, op: Op, action: Any) -> None:
     seat = op[1]
     px = st.px[seat]
     stack = st.stack
@@ -259,142 +227,11 @@ def _step(st: MoonrakersState, op: Op, action: Any) -> None:
         stack.insert(depth, ("exec_next", st.ml))
 
 
-def play_from_hand(st: MoonrakersState, seat: int, card: str, modes: list[str]) -> None:
-    """Play `card`; `modes` may hold "x2" (MG Overcharger) and "F" (into Flex)."""
-    px = st.px[seat]
-    double = "x2" in modes
-    cost = play_cost(st, seat, px, card) + (1 if double else 0)
-    px.actions -= cost
-    st.hand_remove(seat, card)
-    px.cards += 1
-    flex = True if "F" in modes else None
-    if card in CREW:
-        play_crew(st, seat, card, flex)
-        return
-    px.played.append(card)
-    if double:
-        px.used.add("mg-overcharger")
-    card_effect(st, seat, card, flex, double=double)
-
-
-def play_crew(st: MoonrakersState, seat: int, card: str, flex: bool | None, times: int = 1) -> None:
-    rec = CREW[card]
-    px = st.px[seat]
-    if rec.io:
-        if card not in st.inplay[seat]:
-            st.inplay[seat].append(card)
-        if card not in px.io_played:
-            px.io_played.append(card)
-    elif card not in px.played:
-        px.played.append(card)
-    for _ in range(times):
-        px.n["C"] += 1
-        px.last_cat = "C"
-        st.reduce(seat, "C", 1, flex)
-        st.push_ops(seat, card, rec.ops)
-
-
-def card_effect(
-    st: MoonrakersState,
-    seat: int,
-    kind_id: str,
-    flex: bool | None = None,
-    double: bool = False,
-    times: int = 1,
-) -> None:
-    """Resolve an Action card (or a card "played as" one) for `seat`."""
-    kind = ACTION[kind_id]
-    cat = kind.cat
-    px = st.px[seat]
-    parts = st.parts[seat]
-    if cat == "S" and not px.shield_seen:
-        px.shield_seen = True
-        if "duo-1000" in parts:
-            # Duo 1000: the first Shield of any type counts twice.
-            times *= 2
-    for _ in range(times):
-        px.n[cat] += 1
-        if kind_id in ADVANCED_KINDS:
-            px.advkinds.add(kind_id)
-        if kind_id == "R":
-            px.basic_r += 1
-        if kind.actions:
-            px.actions += kind.actions
-        if kind.req:
-            value = kind.req
-            if cat == "D":
-                if double:
-                    value *= 2
-                value += st.kary
-                if kind_id in DAMAGE_KINDS:
-                    # Arsenal counts Damage card kinds; the Damage 4 / Damage 5 a Crew
-                    # plays as are not cards (E-moonrakers-41).
-                    px.dkinds.add(kind_id)
-                st.deal_damage(seat, value, flex)
-            else:
-                st.reduce(seat, cat, value, flex)
-        if kind.block:
-            st.block(seat, kind.block)
-        if cat == "R":
-            if not px.react_seen:
-                px.react_seen = True
-                if "accelerator-mk3" in parts:
-                    px.actions += 1
-            if px.n["R"] == 2 and "mg-phase-core" in parts:
-                st.reduce(seat, "D", 1)
-            if px.last_cat == "R" and "catalyzer-mk2" in parts and "catalyzer-mk2" not in px.used:
-                px.used.add("catalyzer-mk2")
-                st.draw_cards(seat, 2)
-        elif cat == "S":
-            if "dauntless" in parts:
-                st.reduce(seat, "D", 1)
-        elif cat == "D":
-            if not px.dmg_seen:
-                px.dmg_seen = True
-                if "mg-warp" in parts:
-                    st.draw_cards(seat, 2)
-            if kind_id == "D2" and "mg-io-overkill" in parts:
-                st.io_add(seat, "mg-io-overkill", 1)
-        px.last_cat = cat
-        if kind.draw:
-            # "When playing a *basic* Thruster" (E-moonrakers-36: basic = that card).
-            if kind_id == "T" and "thrust-tuner-e2" in parts:
-                st.push("tuner", seat, kind.draw)
-            else:
-                st.draw_cards(seat, kind.draw)
-
-
-@auto("tuner")
-def _tuner(st: MoonrakersState, seat: int, count: int) -> None:
-    card, _public = st._pop_draw(seat)
-    if card is None:
-        return
-    st.looking[seat].append(card)
-    st.push("tuner_pick", seat, count)
-
-
-@choice("tuner_pick")
-def _tuner_options(st: MoonrakersState, op: Op) -> list[Any]:
-    return ["keep", "redraw"]
-
-
-@resolves("tuner_pick")
-def _tuner_pick(st: MoonrakersState, op: Op, action: str) -> None:
-    seat, count = op[1], op[2]
-    card = st.looking[seat].pop()
-    if action == "keep":
-        st.hand[seat].append(card)
-    else:
-        st.discard[seat].append(card)
-        st.draw_cards(seat, 1)
-    st.draw_cards(seat, count - 1)
-
-
 # ----- end of the contract -------------------------------------------------------------------
 
 
 @auto("exec_end")
-def _exec_end(st: MoonrakersState, ml: int) -> None:
+def _exec_end(st: Table, ml: int) -> None:
     rec = CONTRACTS[st.cid]
     parts = st.participants
     for p in parts:
@@ -463,7 +300,7 @@ def _exec_end(st: MoonrakersState, ml: int) -> None:
 
 
 @choice("bonus")
-def _bonus_options(st: MoonrakersState, op: Op) -> list[Any]:
+def _bonus_options(st: Table, op: Op) -> list[Any]:
     opts: list[Any] = []
     if st.crew_deck:
         opts.append(["bonus", "crew"])
@@ -475,9 +312,7 @@ def _bonus_options(st: MoonrakersState, op: Op) -> list[Any]:
 
 
 @resolves("bonus")
-def _bonus(st: MoonrakersState, op: Op, action: list[Any]) -> None:
-    from engine.games.moonrakers.buying import install
-
+def _bonus(st: Table, op: Op, action: list[Any]) -> None:
     seat = op[1]
     what = action[1]
     if what == "crew":
@@ -493,7 +328,7 @@ def _bonus(st: MoonrakersState, op: Op, action: list[Any]) -> None:
 
 
 @auto("post_contract")
-def _post_contract(st: MoonrakersState, ml: int) -> None:
+def _post_contract(st: Table, ml: int) -> None:
     objectives.check_contract(st)
     st.push("buy_start", ml)
     st.push("finish_contract", ml)
@@ -502,7 +337,7 @@ def _post_contract(st: MoonrakersState, ml: int) -> None:
 
 
 @auto("cleanup")
-def _cleanup(st: MoonrakersState, seat: int) -> None:
+def _cleanup(st: Table, seat: int) -> None:
     """A-11: every participant discards played cards and hand, then draws a new hand."""
     px = st.px[seat]
     # The unplayed hand goes under the played cards, so the discard pile's top card
@@ -520,19 +355,19 @@ def _cleanup(st: MoonrakersState, seat: int) -> None:
 
 
 @auto("draw_hand")
-def _draw_hand(st: MoonrakersState, seat: int) -> None:
+def _draw_hand(st: Table, seat: int) -> None:
     st.draw_cards(seat, st.hand_limit(seat))
 
 
 @choice("tesselator")
-def _tesselator_options(st: MoonrakersState, op: Op) -> list[Any]:
+def _tesselator_options(st: Table, op: Op) -> list[Any]:
     opts: list[Any] = ["none"]
     opts.extend(["top", c] for c in sorted(set(st.discard[op[1]])))
     return opts
 
 
 @resolves("tesselator")
-def _tesselator(st: MoonrakersState, op: Op, action: Any) -> None:
+def _tesselator(st: Table, op: Op, action: Any) -> None:
     seat = op[1]
     if action == "none":
         return
@@ -545,9 +380,7 @@ def _tesselator(st: MoonrakersState, op: Op, action: Any) -> None:
 
 
 @auto("finish_contract")
-def _finish_contract(st: MoonrakersState, ml: int) -> None:
-    from engine.games.moonrakers.planning import draw_contract
-
+def _finish_contract(st: Table, ml: int) -> None:
     # A-12: the attempted contract is discarded and its slot refilled.
     st.cdiscard.append(st.cid)
     slot = st.slot

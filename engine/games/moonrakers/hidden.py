@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
 
 from engine.games.moonrakers.cards import ALL
-
-if TYPE_CHECKING:
-    from engine.games.moonrakers.state import MoonrakersState
+from engine.games.moonrakers.table import Table
 
 
-def resample_hidden(st: MoonrakersState, seat: int, rng: random.Random) -> MoonrakersState:
-    """A copy of `st` with everything `seat` cannot see shuffled among its possible places."""
-    c = st.clone()
+def redeal(c: Table, seat: int, rng: random.Random) -> None:
+    """Shuffle, in `c` (a copy the state made), everything `seat` cannot see among its
+    possible places."""
     bit = 1 << seat
     # Face-down decks: shuffle every position `seat` does not know.
     for deck, mask in (
@@ -69,7 +66,6 @@ def resample_hidden(st: MoonrakersState, seat: int, rng: random.Random) -> Moonr
     c.rng = random.Random(rng.getrandbits(64))
     c.cur_opts = None
     c._legal_cache = None
-    return c
 
 
 def _shuffle_unknown(deck: list[str], mask: list[int], bit: int, rng: random.Random) -> None:

@@ -5,23 +5,21 @@ out of the Mission Leader's reward share and only on success (E-moonrakers-20).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.games.moonrakers.cards import ACTION, ALL, CONTRACTS, CREW
 from engine.games.moonrakers.setup import merc_crew_from_deck
-
-if TYPE_CHECKING:
-    from engine.games.moonrakers.state import PX, MoonrakersState
+from engine.games.moonrakers.table import PX, Table
 
 
-def ml_share(st: MoonrakersState) -> tuple[int, int]:
+def ml_share(st: Table) -> tuple[int, int]:
     rec = CONTRACTS[st.cid]
     prestige = rec.prestige - sum(d[0] for d in st.deals.values())
     credits = rec.credits - sum(d[1] for d in st.deals.values())
     return prestige, credits
 
 
-def merc_options(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> None:
+def merc_options(st: Table, seat: int, px: PX, opts: list[Any]) -> None:
     prestige, credits = st.ml_share
     credits -= px.merc_credits
     prestige -= px.merc_prestige
@@ -35,7 +33,7 @@ def merc_options(st: MoonrakersState, seat: int, px: PX, opts: list[Any]) -> Non
             opts.append(["merc", i])
 
 
-def use_merc(st: MoonrakersState, seat: int, px: PX, index: int) -> None:
+def use_merc(st: Table, seat: int, px: PX, index: int) -> None:
     card = st.merc_row[index]
     assert card is not None
     st.merc_row[index] = None

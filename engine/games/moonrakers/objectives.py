@@ -8,12 +8,9 @@ the end of every turn.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from engine.games.moonrakers.cards import CONTRACTS, PARTS
-
-if TYPE_CHECKING:
-    from engine.games.moonrakers.state import PX, MoonrakersState
+from engine.games.moonrakers.table import PX, Table
 
 BRAND_GOALS = {
     "megaton": ("Magnomi", 3),
@@ -24,13 +21,13 @@ BRAND_GOALS = {
 }
 
 
-def claim(st: MoonrakersState, seat: int, obj: str) -> None:
+def claim(st: Table, seat: int, obj: str) -> None:
     st.objs[seat].remove(obj)
     st.claimed[seat].append(obj)
     st.prestige[seat] += 1
 
 
-def _parts_goal(st: MoonrakersState, seat: int, obj: str) -> bool:
+def _parts_goal(st: Table, seat: int, obj: str) -> bool:
     brands = [PARTS[p].brand for p in st.parts[seat]]
     if obj == "generalist":
         return all(b in brands for b in ("Magnomi", "Henko", "Komek", "Ventus"))
@@ -38,38 +35,38 @@ def _parts_goal(st: MoonrakersState, seat: int, obj: str) -> bool:
     return brands.count(brand) >= count
 
 
-def _io_goal(st: MoonrakersState, seat: int, obj: str) -> bool:
+def _io_goal(st: Table, seat: int, obj: str) -> bool:
     values = [v for v in st.io[seat].values() if v > 0]
     if obj == "io-adopter":
         return len(values) >= 2
     return sum(values) >= 6  # io-hoard
 
 
-def check_parts(st: MoonrakersState, seat: int) -> None:
+def check_parts(st: Table, seat: int) -> None:
     for obj in list(st.objs[seat]):
         if (obj in BRAND_GOALS or obj == "generalist") and _parts_goal(st, seat, obj):
             claim(st, seat, obj)
 
 
-def check_io(st: MoonrakersState, seat: int) -> None:
+def check_io(st: Table, seat: int) -> None:
     for obj in list(st.objs[seat]):
         if obj in ("io-adopter", "io-hoard") and _io_goal(st, seat, obj):
             claim(st, seat, obj)
 
 
-def check_live(st: MoonrakersState) -> None:
+def check_live(st: Table) -> None:
     """After every Execution step: the IOsphere goals of the participants."""
     for seat in st.participants:
         if st.objs[seat] and st.io[seat]:
             check_io(st, seat)
 
 
-def on_tinker(st: MoonrakersState, seat: int) -> None:
+def on_tinker(st: Table, seat: int) -> None:
     if "tinker" in st.objs[seat]:
         claim(st, seat, "tinker")
 
 
-def check_turn_end(st: MoonrakersState) -> None:
+def check_turn_end(st: Table) -> None:
     ml = st.ml
     if "money-bags" in st.objs[ml] and st.credits[ml] >= 8:
         claim(st, ml, "money-bags")
@@ -78,11 +75,11 @@ def check_turn_end(st: MoonrakersState) -> None:
         check_io(st, seat)
 
 
-def _solo(st: MoonrakersState, seat: int) -> bool:
+def _solo(st: Table, seat: int) -> bool:
     return not st.h2h and st.participants == [seat]
 
 
-ContractGoal = Callable[["MoonrakersState", int, "PX", bool, bool, str], bool]
+ContractGoal = Callable[["Table", int, "PX", bool, bool, str], bool]
 
 CONTRACT_GOALS: dict[str, ContractGoal] = {
     "ace": lambda st, s, px, done, failed, typ: done and px.rolled >= 2,
@@ -119,7 +116,7 @@ CONTRACT_GOALS: dict[str, ContractGoal] = {
 }
 
 
-def check_contract(st: MoonrakersState) -> None:
+def check_contract(st: Table) -> None:
     completed, failed, _success = st.outcome
     typ = CONTRACTS[st.cid].type
     for seat in st.participants:

@@ -10,15 +10,13 @@ the invitee accepts or declines. Each invitee can receive at most 4 proposals
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.games.moonrakers import objectives
 from engine.games.moonrakers.cards import CONTRACTS, RULES
 from engine.games.moonrakers.machine import Op, auto, choice, resolves
 from engine.games.moonrakers.setup import clear_contract
-
-if TYPE_CHECKING:
-    from engine.games.moonrakers.state import MoonrakersState
+from engine.games.moonrakers.table import Table
 
 ALL = -1
 PROPOSALS = RULES["negotiation"]["proposals_per_invitee"]  # A-9
@@ -28,7 +26,7 @@ SOLO_TURNS = RULES["solo_turns"]["value"]  # A-17
 FIELDS = ("p", "c", "b", "h")
 
 
-def draw_contract(st: MoonrakersState) -> str | None:
+def draw_contract(st: Table) -> str | None:
     if not st.cdeck and st.cdiscard:
         # A-12: an exhausted contract deck is reshuffled from the discard.
         st.cdeck = st.cdiscard
@@ -38,7 +36,7 @@ def draw_contract(st: MoonrakersState) -> str | None:
     return st.pop_top(st.cdeck, st.cmask)
 
 
-def replace_slot(st: MoonrakersState, slot: int) -> None:
+def replace_slot(st: Table, slot: int) -> None:
     """Send the contract in `slot` to the bottom of the deck and deal a new one."""
     old = st.row[slot]
     st.row[slot] = draw_contract(st)
@@ -47,7 +45,7 @@ def replace_slot(st: MoonrakersState, slot: int) -> None:
 
 
 @auto("start_turn")
-def _start_turn(st: MoonrakersState, seat: int) -> None:
+def _start_turn(st: Table, seat: int) -> None:
     st.ml = seat
     st.replaced = False
     st.armory_discards = 0
@@ -64,7 +62,7 @@ def _start_turn(st: MoonrakersState, seat: int) -> None:
 
 
 @choice("plan")
-def _plan_options(st: MoonrakersState, op: Op) -> list[Any]:
+def _plan_options(st: Table, op: Op) -> list[Any]:
     opts: list[Any] = ["base"]
     slots = [i for i, c in enumerate(st.row) if c is not None]
     opts.extend(["contract", i] for i in slots)
@@ -74,7 +72,7 @@ def _plan_options(st: MoonrakersState, op: Op) -> list[Any]:
 
 
 @resolves("plan")
-def _plan(st: MoonrakersState, op: Op, action: Any) -> None:
+def _plan(st: Table, op: Op, action: Any) -> None:
     ml = op[1]
     if action == "base":
         for step in reversed(
@@ -119,7 +117,7 @@ def _plan(st: MoonrakersState, op: Op, action: Any) -> None:
 
 
 @auto("draw_objectives")
-def _draw_objectives(st: MoonrakersState, seat: int) -> None:
+def _draw_objectives(st: Table, seat: int) -> None:
     for _ in range(RULES["objectives"]["stay_draw"]):
         card = st.pop_top(st.obj_deck, st.obj_mask)
         if card is not None:
@@ -127,7 +125,7 @@ def _draw_objectives(st: MoonrakersState, seat: int) -> None:
 
 
 @choice("keep_objective")
-def _keep_options(st: MoonrakersState, op: Op) -> list[Any]:
+def _keep_options(st: Table, op: Op) -> list[Any]:
     picks = st.obj_pick[op[1]]
     if len(picks) < 2:
         return ["keep_all"]
@@ -135,7 +133,7 @@ def _keep_options(st: MoonrakersState, op: Op) -> list[Any]:
 
 
 @resolves("keep_objective")
-def _keep(st: MoonrakersState, op: Op, action: Any) -> None:
+def _keep(st: Table, op: Op, action: Any) -> None:
     seat = op[1]
     picks = st.obj_pick[seat]
     if action != "keep_all":
@@ -150,12 +148,12 @@ def _keep(st: MoonrakersState, op: Op, action: Any) -> None:
 
 
 @auto("gain_credits")
-def _gain_credits(st: MoonrakersState, seat: int, amount: int) -> None:
+def _gain_credits(st: Table, seat: int, amount: int) -> None:
     st.credits[seat] += amount
 
 
 @choice("free_replace")
-def _free_replace_options(st: MoonrakersState, op: Op) -> list[Any]:
+def _free_replace_options(st: Table, op: Op) -> list[Any]:
     if not (st.cdeck or st.cdiscard):
         return []
     opts: list[Any] = ["no_replace"]
@@ -164,13 +162,13 @@ def _free_replace_options(st: MoonrakersState, op: Op) -> list[Any]:
 
 
 @resolves("free_replace")
-def _free_replace(st: MoonrakersState, op: Op, action: Any) -> None:
+def _free_replace(st: Table, op: Op, action: Any) -> None:
     if action != "no_replace":
         replace_slot(st, action[1])
 
 
 @auto("refresh_hand")
-def _refresh_hand(st: MoonrakersState, seat: int) -> None:
+def _refresh_hand(st: Table, seat: int) -> None:
     """A-11: discard the whole hand and draw a fresh one."""
     st.discard[seat].extend(st.hand[seat])
     st.hand[seat] = []
@@ -181,7 +179,7 @@ def _refresh_hand(st: MoonrakersState, seat: int) -> None:
 # ----- Negotiation (A-9) -------------------------------------------------------------------
 
 
-def _available(st: MoonrakersState) -> tuple[int, int, int, int]:
+def _available(st: Table) -> tuple[int, int, int, int]:
     rec = CONTRACTS[st.cid]
     p, c, b, h = rec.prestige, rec.credits, rec.bonus, rec.hazard_dice
     for deal in st.deals.values():
@@ -193,7 +191,7 @@ def _available(st: MoonrakersState) -> tuple[int, int, int, int]:
 
 
 @choice("negotiate")
-def _negotiate_options(st: MoonrakersState, op: Op) -> list[Any]:
+def _negotiate_options(st: Table, op: Op) -> list[Any]:
     ml = op[1]
     opts: list[Any] = ["go"]
     for i in range(1, st.num_players):
@@ -204,7 +202,7 @@ def _negotiate_options(st: MoonrakersState, op: Op) -> list[Any]:
 
 
 @resolves("negotiate")
-def _negotiate(st: MoonrakersState, op: Op, action: Any) -> None:
+def _negotiate(st: Table, op: Op, action: Any) -> None:
     ml = op[1]
     if action == "go":
         st.push("exec_start", ml)
@@ -218,7 +216,7 @@ def _negotiate(st: MoonrakersState, op: Op, action: Any) -> None:
 
 
 @choice("offer")
-def _offer_options(st: MoonrakersState, op: Op) -> list[Any]:
+def _offer_options(st: Table, op: Op) -> list[Any]:
     field = op[2]
     avail = _available(st)[field]
     name = FIELDS[field]
@@ -226,18 +224,18 @@ def _offer_options(st: MoonrakersState, op: Op) -> list[Any]:
 
 
 @resolves("offer")
-def _offer(st: MoonrakersState, op: Op, action: Any) -> None:
+def _offer(st: Table, op: Op, action: Any) -> None:
     assert st.offer is not None
     st.offer[op[2]] = action[1]
 
 
 @choice("answer")
-def _answer_options(st: MoonrakersState, op: Op) -> list[Any]:
+def _answer_options(st: Table, op: Op) -> list[Any]:
     return ["accept", "decline"]
 
 
 @resolves("answer")
-def _answer(st: MoonrakersState, op: Op, action: Any) -> None:
+def _answer(st: Table, op: Op, action: Any) -> None:
     seat = op[1]
     if action == "accept":
         offer = st.offer
@@ -257,12 +255,12 @@ def _answer(st: MoonrakersState, op: Op, action: Any) -> None:
 
 
 @choice("join")
-def _join_options(st: MoonrakersState, op: Op) -> list[Any]:
+def _join_options(st: Table, op: Op) -> list[Any]:
     return ["join", "pass"]
 
 
 @resolves("join")
-def _join(st: MoonrakersState, op: Op, action: Any) -> None:
+def _join(st: Table, op: Op, action: Any) -> None:
     if action == "join":
         st.participants.append(op[1])
 
@@ -271,7 +269,7 @@ def _join(st: MoonrakersState, op: Op, action: Any) -> None:
 
 
 @auto("end_turn")
-def _end_turn(st: MoonrakersState, ml: int) -> None:
+def _end_turn(st: Table, ml: int) -> None:
     objectives.check_turn_end(st)
     st.turns += 1
     n = st.num_players

@@ -7,7 +7,7 @@ to Head contracts and keeps IO crew out of the Mercenary deck.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.games.moonrakers.cards import (
     ADVANCED_KINDS,
@@ -19,14 +19,12 @@ from engine.games.moonrakers.cards import (
     ids_for,
 )
 from engine.games.moonrakers.machine import Op, auto, choice, resolves
-
-if TYPE_CHECKING:
-    from engine.games.moonrakers.state import MoonrakersState
+from engine.games.moonrakers.table import Table
 
 ALL = -1
 
 
-def setup(st: MoonrakersState) -> None:
+def setup(st: Table) -> None:
     n = st.num_players
     rng = st.rng
     st.ovl = "overload" in st.options["expansions"]
@@ -138,7 +136,7 @@ def setup(st: MoonrakersState) -> None:
         st.push("drop_objective", (st.first + i) % n)
 
 
-def clear_contract(st: MoonrakersState) -> None:
+def clear_contract(st: Table) -> None:
     st.contract = None
     st.slot = -1
     st.h2h = False
@@ -157,7 +155,7 @@ def clear_contract(st: MoonrakersState) -> None:
     st.passes = 0
 
 
-def merc_crew_from_deck(st: MoonrakersState) -> str | None:
+def merc_crew_from_deck(st: Table) -> str | None:
     """The first non-IO crew from the top of the Crew deck (A-17, Overload 1-2 players)."""
     for i in range(len(st.crew_deck) - 1, -1, -1):
         card = st.crew_deck[i]
@@ -169,13 +167,13 @@ def merc_crew_from_deck(st: MoonrakersState) -> str | None:
 
 
 @choice("drop_objective")
-def _drop_options(st: MoonrakersState, op: Op) -> list[Any]:
+def _drop_options(st: Table, op: Op) -> list[Any]:
     picks = st.obj_pick[op[1]]
     return [["drop", o] for o in picks] if len(picks) > 2 else ["keep"]
 
 
 @resolves("drop_objective")
-def _drop(st: MoonrakersState, op: Op, action: Any) -> None:
+def _drop(st: Table, op: Op, action: Any) -> None:
     seat = op[1]
     picks = st.obj_pick[seat]
     if action != "keep":
@@ -186,5 +184,5 @@ def _drop(st: MoonrakersState, op: Op, action: Any) -> None:
 
 
 @auto("noop")
-def _noop(st: MoonrakersState, seat: int) -> None:
+def _noop(st: Table, seat: int) -> None:
     return None

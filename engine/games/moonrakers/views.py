@@ -1,14 +1,13 @@
-"""Moonrakers observations: what one seat sees of a `MoonrakersState`."""
+"""Moonrakers observations: what one seat sees of a table (table.py)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from engine.games.moonrakers.state import MoonrakersState
+from engine.games.moonrakers.table import Table
 
 
-def observation(st: MoonrakersState, seat: int) -> dict[str, Any]:
+def observation(st: Table, seat: int) -> dict[str, Any]:
     """What `seat` sees: the public table, its own hand and what it has looked at."""
     players = []
     for q in range(st.num_players):
@@ -67,7 +66,7 @@ def observation(st: MoonrakersState, seat: int) -> dict[str, Any]:
     return obs
 
 
-def contract_view(st: MoonrakersState) -> dict[str, Any] | None:
+def contract_view(st: Table) -> dict[str, Any] | None:
     """The contract being negotiated or executed, as every seat sees it."""
     if not st.contract:
         return None

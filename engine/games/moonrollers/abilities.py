@@ -3,7 +3,7 @@
 `lock_actions` lists every way to lock dice into the committed requirement;
 `ability_actions` lists the crew abilities that apply to the current roll; and
 `use_ability` carries one out. The turn flow itself (rolling, completing,
-busting, hiring) lives in `state.py`.
+busting, hiring) lives in `turn.py`.
 
 General ability rules (Crew Ability Appendix), and how they are kept here:
 - abilities that re-roll "any amount" of dice (Salatar, Lila Al Bindar) come
@@ -20,7 +20,7 @@ General ability rules (Crew Ability Appendix), and how they are kept here:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.games.moonrollers.cards import (
     DAMAGE,
@@ -35,9 +35,7 @@ from engine.games.moonrollers.cards import (
     THRUSTER,
     WILD,
 )
-
-if TYPE_CHECKING:
-    from engine.games.moonrollers.state import MoonrollersState
+from engine.games.moonrollers.turn import Turn
 
 # "Abilities that allow you to re-roll any amount of dice must be used before other abilities."
 REROLL_ANY = frozenset({"salatar", "lila_al_bindar"})
@@ -50,7 +48,7 @@ TWO_PER_DIE = frozenset(DOUBLERS.values()) | frozenset(EXTRA_AS_TWO.values())
 REPEATABLE = frozenset({"kary_powalk"})
 
 
-def reroll_actions(st: MoonrollersState) -> list[Any]:
+def reroll_actions(st: Turn) -> list[Any]:
     """ "Any amount" re-roll abilities still open on this roll (before any lock or other ability)."""
     out: list[Any] = []
     if not st.ropen:
@@ -64,7 +62,7 @@ def reroll_actions(st: MoonrollersState) -> list[Any]:
     return out
 
 
-def before_commit_actions(st: MoonrollersState) -> list[Any]:
+def before_commit_actions(st: Turn) -> list[Any]:
     """Abilities offered while choosing the crew or a requirement (E-moonrollers-10)."""
     out = reroll_actions(st)
     ab = st.abil[st.cur]
@@ -74,7 +72,7 @@ def before_commit_actions(st: MoonrollersState) -> list[Any]:
     return out
 
 
-def lock_actions(st: MoonrollersState) -> list[Any]:
+def lock_actions(st: Turn) -> list[Any]:
     """Every legal way to lock dice into the committed requirement now.
 
     ["lock", face, n] locks n dice showing `face`; ["lock", face, n, ability]
@@ -126,7 +124,7 @@ def lock_value(action: list[Any]) -> int:
     return 2 if len(action) > 3 and action[3] in TWO_PER_DIE else 1
 
 
-def ability_actions(st: MoonrollersState) -> list[Any]:
+def ability_actions(st: Turn) -> list[Any]:
     """Non-lock abilities that apply to the current roll (re-rolls first while open)."""
     out = reroll_actions(st)
     ab = st.abil[st.cur]
@@ -139,38 +137,38 @@ def ability_actions(st: MoonrollersState) -> list[Any]:
     return out
 
 
-def _vila_noir(st: MoonrollersState, out: list[Any]) -> None:
+def _vila_noir(st: Turn, out: list[Any]) -> None:
     # "re-roll 2 of the dice": exactly two, so the pool must hold two.
     if st.rolled[REACTOR] == 0 and "vila_noir" not in st.used and sum(st.pool) >= 2:
         out.append(["use", "vila_noir"])
 
 
-def _ryan_rogal(st: MoonrollersState, out: list[Any]) -> None:
+def _ryan_rogal(st: Turn, out: list[Any]) -> None:
     if st.rolled[DAMAGE] >= 2 and st.supply > 0 and "ryan_rogal" not in st.used:
         out.append(["use", "ryan_rogal"])
 
 
-def _saghari(st: MoonrollersState, out: list[Any]) -> None:
+def _saghari(st: Turn, out: list[Any]) -> None:
     if st.rolled[DAMAGE] == 0 and st.supply > 0 and "saghari" not in st.used:
         out.append(["use", "saghari"])
 
 
-def _imdar_shade(st: MoonrollersState, out: list[Any]) -> None:
+def _imdar_shade(st: Turn, out: list[Any]) -> None:
     if st.rolled[SHIELD] == 0 and "imdar_shade" not in st.used and sum(st.pile) > 0:
         out.append(["use", "imdar_shade"])
 
 
-def _kary_powalk(st: MoonrollersState, out: list[Any]) -> None:
+def _kary_powalk(st: Turn, out: list[Any]) -> None:
     if st.first and st.pool[DAMAGE]:
         out.append(["use", "kary_powalk"])
 
 
-def _ft_1000(st: MoonrollersState, out: list[Any]) -> None:
+def _ft_1000(st: Turn, out: list[Any]) -> None:
     if st.rolled[WILD] == 1 and st.pool[WILD] and "ft_1000" not in st.used:
         out.append(["use", "ft_1000"])
 
 
-def _myla_dystra(st: MoonrollersState, out: list[Any]) -> None:
+def _myla_dystra(st: Turn, out: list[Any]) -> None:
     if st.rolled[THRUSTER] >= 2 and "myla_dystra" not in st.used:
         pool = st.pool
         for face in range(5):  # an Extra Die face already is one
@@ -178,29 +176,29 @@ def _myla_dystra(st: MoonrollersState, out: list[Any]) -> None:
                 out.append(["use", "myla_dystra", FACES[face]])
 
 
-def _meg_gallak(st: MoonrollersState, out: list[Any]) -> None:
+def _meg_gallak(st: Turn, out: list[Any]) -> None:
     if st.first and st.pool[WILD] and not st.saved and "meg_gallak" not in st.used:
         out.append(["use", "meg_gallak"])
 
 
-def _avari(st: MoonrollersState, out: list[Any]) -> None:
+def _avari(st: Turn, out: list[Any]) -> None:
     rolled = st.rolled
     if rolled[WILD] and rolled[WILD] == sum(rolled) and "avari" not in st.used:
         out.append(["use", "avari"])
 
 
-def _at_0k(st: MoonrollersState, out: list[Any]) -> None:
+def _at_0k(st: Turn, out: list[Any]) -> None:
     if st.rolled[SHIELD] >= 2 and "at_0k" not in st.used:
         out.append(["use", "at_0k"])
 
 
-def _moro_mada(st: MoonrollersState, out: list[Any]) -> None:
+def _moro_mada(st: Turn, out: list[Any]) -> None:
     rolled = st.rolled
     if rolled[EXTRA] and 1 <= sum(rolled) <= 3 and not st.safe and "moro_mada" not in st.used:
         out.append(["use", "moro_mada"])
 
 
-def _b3_ar(st: MoonrollersState, out: list[Any]) -> None:
+def _b3_ar(st: Turn, out: list[Any]) -> None:
     # Committed before this roll, or committed on it and already locked a die.
     if (
         st.rolled[THRUSTER] >= 3
@@ -227,7 +225,7 @@ _OFFERS = {
 }
 
 
-def use_ability(st: MoonrollersState, action: list[Any]) -> None:
+def use_ability(st: Turn, action: list[Any]) -> None:
     """Carry out ["use", name] or ["use", "myla_dystra", face] (already known legal)."""
     name = action[1]
     if name not in REPEATABLE:

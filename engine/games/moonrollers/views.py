@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.games.moonrollers.cards import CREW, FACES, FACTIONS, HAZARD_PRESTIGE, WILD
 from engine.games.moonrollers.phases import PHASES, SELECT
-
-if TYPE_CHECKING:
-    from engine.games.moonrollers.state import MoonrollersState
+from engine.games.moonrollers.turn import Turn
 
 
-def observe(st: MoonrollersState, seat: int) -> dict[str, Any]:
+def observe(st: Turn, seat: int) -> dict[str, Any]:
     """What `seat` sees (README "Observation"): everything but hidden tokens and the deck."""
     players = []
     for p in range(st.num_players):
@@ -89,7 +87,7 @@ def observe(st: MoonrollersState, seat: int) -> dict[str, Any]:
     return obs
 
 
-def token_list(st: MoonrollersState, seat: int) -> list[int]:
+def token_list(st: Turn, seat: int) -> list[int]:
     """A seat's hazard tokens named by prestige, smallest first."""
     out = []
     for kind, count in enumerate(st.hz[seat]):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from arena.models import Challenge, Match, Tournament
+from arena.services.tournaments import start_tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -16,7 +17,7 @@ def tournament(make_bot, author_user, other_user, organiser_user, run_on_commit)
         name="t", game="duel", players_per_match=2, created_by=organiser_user
     )
     t.bots.set(bots)
-    run_on_commit(t.start)
+    run_on_commit(start_tournament, t)
     return t
 
 

@@ -8,7 +8,7 @@ import pytest
 from django.utils import timezone
 
 from arena.models import Match, Tournament
-from arena.services.tournaments import start_due_tournaments
+from arena.services.tournaments import start_due_tournaments, start_tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -52,7 +52,7 @@ def test_matches_record_the_latest_version_and_the_rules_version(
     a, b = make_bot(author_user, "a"), make_bot(author_user, "b")
     a.add_version(b"def act(o, l):\n    return l[0]\n", "v2.py")
     tournament = scheduled([a, b], None)
-    (match_id,) = run_on_commit(tournament.start)
+    (match_id,) = run_on_commit(start_tournament, tournament)
     match = Match.objects.get(pk=match_id)
     versions = {s.bot_id: s.bot_version.number for s in match.seats.all()}
     assert versions == {a.pk: 2, b.pk: 1}
@@ -63,7 +63,7 @@ def test_matches_record_the_latest_version_and_the_rules_version(
 def test_a_failing_enqueue_keeps_the_matches_queued(make_bot, author_user, run_on_commit, settings):
     settings.ARENA_ENQUEUE_MATCHES = "tests.arena.services.test_tournament_start.broken_enqueue"
     tournament = scheduled([make_bot(author_user, "a"), make_bot(author_user, "b")], None)
-    ids = run_on_commit(tournament.start)
+    ids = run_on_commit(start_tournament, tournament)
     assert Match.objects.get(pk=ids[0]).status == Match.Status.QUEUED
 
 

@@ -18,7 +18,7 @@ from arena.models import Bot, Match, MatchSeat, Rating, RatingChange
 from arena.ratings import INITIAL_RATING, rate_ranked
 from arena.services.results import record_result
 from tests.workers.pipeline.conftest import wait_for_matches
-from workers import tasks
+from workers import reaper, tasks
 from workers.referee import MatchOutcome
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -110,7 +110,7 @@ def test_a_match_requeued_by_the_reaper_is_rated_once(start_worker):
     lost_token = match.claim_token
     Match.objects.filter(pk=match.pk).update(deadline_at=match.claimed_at)
     worker = start_worker(concurrency=1)
-    assert tasks.reap_stuck_matches()["requeued"] == 1
+    assert reaper.reap_stuck_matches()["requeued"] == 1
     (done,) = wait_for_matches([match.pk], [worker])
     assert done.status == Match.Status.FINISHED and done.attempts == 2
     ratings = {r.bot_id: r.rating for r in Rating.objects.all()}

@@ -18,7 +18,8 @@ from tests.workers.sandbox.conftest import (
     assert_nothing_left,
     play_sandboxed,
 )
-from workers.launchers import fast_codec_file, get_launcher
+from workers.isolation import get_launcher
+from workers.launchers import fast_codec_file
 from workers.limits import Limits
 from workers.players import ProcessPlayer
 from workers.sandbox import BubblewrapLauncher, SandboxUnavailable, _world_readable

@@ -19,8 +19,12 @@ import django  # noqa: E402
 
 django.setup()
 
-from arena.management.commands.arena_bench import Command, default_bots, seating  # noqa: E402
 from workers import tasks  # noqa: E402
+from workers.management.commands.arena_bench import (  # noqa: E402
+    Command,
+    default_bots,
+    seating,
+)
 
 
 def main(argv: list[str]) -> int:

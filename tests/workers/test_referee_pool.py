@@ -21,7 +21,7 @@ import json, multiprocessing, sys
 from pathlib import Path
 import django
 django.setup()
-from arena.bench import referee_pool
+from workers import bench_referee_pool as referee_pool
 
 BOT = str(Path("bots/reference/random_bot.py").resolve())
 

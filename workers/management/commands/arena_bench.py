@@ -51,14 +51,15 @@ from arena.bench.cpu import (
     own_cpu,
     process_cpu,
 )
-from arena.bench.referee_pool import (
+from arena.models import Bot, Match, MatchSeat
+from workers.bench_referee_pool import (
     pool_finish,
     pool_init,
     pool_play,
     pool_play_set,
     pool_warm,
 )
-from arena.models import Bot, Match, MatchSeat
+from workers.cgroups import BotCgroup, CgroupManager
 
 REFERENCE = Path(__file__).resolve().parents[3] / "bots" / "reference"
 BENCH_OWNER = "arena-bench"
@@ -77,6 +78,26 @@ def default_bots(game: str) -> list[str]:
 def seating(index: int, names: list[str], players: int) -> list[str]:
     """Match `index`'s seats: the bots in turn, rotated so each sits in each seat."""
     return [names[(index + seat) % len(names)] for seat in range(players)]
+
+
+def lanes_cpu_seconds() -> float:
+    """CPU time used so far by every live zygote lane's group on this host (`lane-<uid>`,
+    workers/zygote_lanes.py): the zygotes and the bots they ran. The bench adds it to its
+    processes' own, since a lane's bot is no child of theirs. The empty groups a dead
+    worker's lanes left behind are not counted: the next lane on that uid makes its group
+    anew, from zero."""
+    manager = CgroupManager()
+    base = manager.bases.get("cpuacct") or manager.bases.get("unified")
+    if base is None or not os.path.isdir(base):
+        return 0.0
+    total = 0.0
+    for name in os.listdir(base):
+        if name.startswith("lane-"):
+            controller = "cpuacct" if manager.version == 1 else "unified"
+            group = BotCgroup(manager.version, {controller: f"{base}/{name}"})
+            if group.pids():
+                total += group.cpu_seconds() or 0.0
+    return total
 
 
 def _chunks(items: list[Any], size: int) -> list[list[Any]]:
@@ -235,8 +256,6 @@ class Command(BaseCommand):
                 (chunk[0][0], [(seed, paths_) for _, seed, paths_, _, _ in chunk], {}, {})
                 for chunk in _chunks(work, set_size)
             ]
-        from workers.zygote_lanes import lanes_cpu_seconds
-
         # Forked children must not share (and later close) this process's DB connections.
         connections.close_all()
         context = multiprocessing.get_context("fork")
@@ -279,7 +298,6 @@ class Command(BaseCommand):
         from workers.celery import app
         from workers.routing import TOURNAMENT, queue_name
         from workers.tasks import run_match
-        from workers.zygote_lanes import lanes_cpu_seconds
 
         queue = queue_name(TOURNAMENT) if external else f"arena-bench-{uuid.uuid4().hex[:8]}"
         bots = self.bench_bots(jobs[0][0], {name for job in jobs for name in job[2]})

@@ -1,5 +1,6 @@
-"""The referee alone, in a pool of processes: the side of `manage.py arena_bench` that
-plays matches with no broker and no database, as a worker's pool process would.
+"""The referee alone, in a pool of processes: the side of `manage.py arena_bench`
+(workers/management/commands/) that plays matches with no broker and no database, as a
+worker's pool process would.
 
 Each process pins itself to one CPU, checks its launcher and starts its zygote lanes
 before the clock starts, as a Celery pool process does (workers/celery.py).
@@ -25,7 +26,7 @@ def pool_init(isolation: str, slots: Any, barrier: Any) -> None:
     global _launcher, _barrier
     _barrier = barrier
     from workers.affinity import freeze_startup_heap, pin_to_one_cpu
-    from workers.launchers import get_launcher
+    from workers.isolation import get_launcher
 
     # Pinned like a worker's pool process (workers/celery.py), so both sides compare alike.
     if settings.ARENA_PIN_MATCH_CPU:
