@@ -11,6 +11,7 @@ ARENA_SCRATCH_SWEEP_SECONDS (workers/celery.py).
 
 from __future__ import annotations
 
+import errno
 import functools
 import logging
 import os
@@ -36,6 +37,16 @@ def scratch_dir() -> str | None:
     if os.path.isdir(shared_memory) and os.access(shared_memory, os.W_OK | os.X_OK):
         return shared_memory
     return None
+
+
+def places() -> list[str | None]:
+    """Where to make a match's folder, in order: the scratch folder, then the temp folder
+    on disk (None) for when shared memory is full (`is_full`)."""
+    return [scratch_dir(), None] if scratch_dir() is not None else [None]
+
+
+def is_full(exc: OSError) -> bool:
+    return exc.errno in (errno.ENOSPC, errno.EDQUOT)
 
 
 def folder_prefix(kind: str) -> str:

@@ -10,7 +10,6 @@ first gives the claims back for a retry, the second fails the matches.
 from __future__ import annotations
 
 import contextlib
-import errno
 import logging
 import tempfile
 import threading
@@ -27,7 +26,7 @@ from workers.launchers import Launcher, launch_all
 from workers.limits import Limits, LimitsError
 from workers.players import BotProcess, close_all
 from workers.referee import MatchOutcome, SetMatch, play_set
-from workers.scratch import folder_prefix, scratch_dir
+from workers.scratch import folder_prefix, is_full, places
 
 log = logging.getLogger(__name__)
 
@@ -195,8 +194,7 @@ def _write_bot_files(
 ) -> tuple[tempfile.TemporaryDirectory[str], list[Path]]:
     """A folder of the set's own holding each bot's file: in shared memory, or on disk in
     the temp folder when shared memory is full (a full /dev/shm must not stop the host)."""
-    places = [scratch_dir(), None] if scratch_dir() is not None else [None]
-    for place in places:
+    for place in places():
         folder = None
         try:
             folder = tempfile.TemporaryDirectory(prefix=prefix, dir=place)
@@ -205,7 +203,7 @@ def _write_bot_files(
             if folder is not None:
                 with contextlib.suppress(OSError):
                     folder.cleanup()
-            if place is None or exc.errno not in (errno.ENOSPC, errno.EDQUOT):
+            if place is None or not is_full(exc):
                 raise
             log.warning("%s is full: this set's bot files go to %s", place, tempfile.gettempdir())
     raise AssertionError("unreachable")

@@ -11,7 +11,6 @@ fault, not the author's.
 
 from __future__ import annotations
 
-import errno
 import os
 import re
 import shutil
@@ -23,7 +22,7 @@ from workers.limits import Limits
 from workers.players import ProcessPlayer
 from workers.referee import play_match
 from workers.sandbox import BubblewrapLauncher, SandboxUnavailable
-from workers.scratch import folder_prefix, scratch_dir
+from workers.scratch import folder_prefix, is_full, places
 
 SMOKE_LIMITS = Limits(
     move_seconds=1.0,
@@ -58,8 +57,7 @@ def _default_launcher() -> BubblewrapLauncher:
 
 def _write_bot_file(filename: str, source: bytes) -> tuple[str, Path]:
     """The upload in a folder of its own: in shared memory, on disk when that is full."""
-    places = [scratch_dir(), None] if scratch_dir() is not None else [None]
-    for place in places:
+    for place in places():
         folder = ""
         try:
             folder = tempfile.mkdtemp(prefix=folder_prefix("smoke"), dir=place)
@@ -70,7 +68,7 @@ def _write_bot_file(filename: str, source: bytes) -> tuple[str, Path]:
         except OSError as exc:
             if folder:
                 shutil.rmtree(folder, ignore_errors=True)
-            if place is None or exc.errno not in (errno.ENOSPC, errno.EDQUOT):
+            if place is None or not is_full(exc):
                 raise
     raise AssertionError("unreachable")
 
