@@ -22,6 +22,7 @@ from celery.signals import (
     task_prerun,
     worker_init,
     worker_process_init,
+    worker_process_shutdown,
     worker_ready,
 )
 
@@ -63,6 +64,8 @@ app.conf.update(
     # A worker process that ran many matches is recycled, so a slow leak in a game
     # or in the referee never grows without bound.
     worker_max_tasks_per_child=500,
+    # Prefork, joining a recycled process as soon as it ends (workers/pool.py).
+    worker_pool="workers.pool:ArenaTaskPool",
 )
 # Celery's Django fix-up closes the database connection before and after every task
 # unless this (old-style) setting is set: each match then paid a new PostgreSQL
@@ -206,6 +209,15 @@ def _prepare_launcher(**_: object) -> None:
         warm(2)
     # What the process holds now stays for its life (workers/affinity.py).
     freeze_startup_heap()
+
+
+@worker_process_shutdown.connect
+def _close_launcher(**_: object) -> None:
+    """A pool process that ends (recycled after its share of matches, or stopped) closes
+    its zygote lanes first, so their processes end with it and none is left a zombie."""
+    from workers.set_play import close_launchers
+
+    close_launchers()
 
 
 @worker_ready.connect

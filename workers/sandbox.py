@@ -54,12 +54,7 @@ from workers.launchers import (
     fast_codec_file,
 )
 from workers.limits import Limits, LimitsError
-from workers.sandbox_mounts import (
-    ENGINE_DIR,
-    _interpreter_prefix,
-    _package_dirs,
-    _stage_library,
-)
+from workers.sandbox_mounts import ENGINE_DIR, _interpreter_prefix, _package_dirs, _stage_library
 from workers.sandbox_process import (
     SandboxedProcess,
     SandboxUnavailable,
@@ -391,6 +386,11 @@ class BubblewrapLauncher:
         if self._use_lanes:
             with contextlib.suppress(LaneError, OSError):
                 self.lanes.warm(count)
+
+    def close(self) -> None:
+        """Close the idle zygote lanes: what a pool process does as it exits."""
+        if self._lanes is not None:
+            self._lanes.close()
 
     @property
     def lanes(self) -> LanePool:

@@ -62,6 +62,18 @@ def worker_launcher() -> Launcher:
     return launcher
 
 
+def close_launchers() -> None:
+    """Close this process's launchers (a pool process's last act: workers/celery.py)."""
+    while _launchers:
+        _, launcher = _launchers.popitem()
+        close = getattr(launcher, "close", None)
+        if close is not None:
+            try:
+                close()
+            except Exception:
+                log.warning("closing a launcher failed", exc_info=True)
+
+
 # ----- playing one claimed match -------------------------------------------------------------
 
 

@@ -94,6 +94,7 @@ def start_worker(
         extra_env: dict[str, str] | None = None,
         wait: bool = True,
         beat: bool = False,
+        extra_args: tuple[str, ...] = (),
     ) -> WorkerProcess:
         index = len(started)
         env = dict(os.environ)
@@ -127,6 +128,7 @@ def start_worker(
             "--without-gossip",
             "--without-mingle",
             "--loglevel=INFO",
+            *extra_args,
         ]
         if beat:
             # The periodic jobs (reaper, ladder scheduler) in this worker's process.
