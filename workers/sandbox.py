@@ -388,7 +388,7 @@ class BubblewrapLauncher:
                 self.lanes.warm(count)
 
     def close(self) -> None:
-        """Close the idle zygote lanes: what a pool process does as it exits."""
+        """Close this launcher's zygote lanes."""
         if self._lanes is not None:
             self._lanes.close()
 

@@ -63,15 +63,15 @@ def worker_launcher() -> Launcher:
 
 
 def close_launchers() -> None:
-    """Close this process's launchers (a pool process's last act: workers/celery.py)."""
-    while _launchers:
-        _, launcher = _launchers.popitem()
-        close = getattr(launcher, "close", None)
-        if close is not None:
-            try:
-                close()
-            except Exception:
-                log.warning("closing a launcher failed", exc_info=True)
+    """Close this process's launchers and every zygote lane it started, the validation's
+    smoke matches' too (a pool process's last act: workers/celery.py)."""
+    from workers.zygote_lanes import close_all_lanes
+
+    _launchers.clear()
+    try:
+        close_all_lanes()
+    except Exception:
+        log.warning("closing the zygote lanes failed", exc_info=True)
 
 
 # ----- playing one claimed match -------------------------------------------------------------

@@ -111,6 +111,7 @@ class Lane:
         self.launcher = launcher
         self.starter = starter
         self.owner_pid = os.getpid()
+        self.closed = False
         self.lease: UidLease = launcher.lease_uid()
         self.own_pids: set[int] = set()
         self.uid = self.lease.uid
@@ -249,13 +250,16 @@ class Lane:
         return None, 0, None
 
     def close(self) -> None:
-        """Stop the zygote, kill everything of the lane's uid, free the uid."""
+        """Stop the zygote, kill everything of the lane's uid, free the uid (once)."""
+        if self.closed:
+            return
         if self.socket is not None:
             with contextlib.suppress(OSError):
                 self.socket.close()
             self.socket = None
         if self.owner_pid != os.getpid():
             return  # a forked worker's copy: the lane belongs to the process that made it
+        self.closed = True
         if self.process is not None:
             with contextlib.suppress(OSError):
                 os.killpg(self.process.pid, signal.SIGKILL)
@@ -409,9 +413,12 @@ class LanePool:
         self.limit = limit
         self._lock = threading.Lock()
         self._idle: list[Lane] = []
+        # Every lane started and not yet closed, idle or lent: `close` ends them all.
+        self._lanes: set[Lane] = set()
         self._count = 0
         self._pid = os.getpid()
         self._starter = ThreadPoolExecutor(1, thread_name_prefix="arena-lanes")
+        _POOLS.add(self)
 
     def spawn(self, bot_path: Path, limits: Limits) -> ForkedSandbox:
         lane = self._take()
@@ -427,13 +434,14 @@ class LanePool:
                 # A forked worker: the lanes are its parent's (their sockets are dropped here).
                 for lane in self._idle:
                     lane.close()
-                self._idle, self._count, self._pid = [], 0, os.getpid()
+                self._idle, self._lanes, self._count, self._pid = [], set(), 0, os.getpid()
                 self._starter = ThreadPoolExecutor(1, thread_name_prefix="arena-lanes")
             while self._idle:
                 lane = self._idle.pop()
                 if lane.is_usable():
                     return lane
                 lane.close()
+                self._lanes.discard(lane)
                 self._count -= 1
             if self._count >= self.limit:
                 raise LaneError(f"all {self.limit} lanes are busy")
@@ -445,17 +453,21 @@ class LanePool:
                 self._count -= 1
             raise
         _LIVE_LANES.add(lane)
+        with self._lock:
+            self._lanes.add(lane)
         return lane
 
     def give_back(self, lane: Lane, clean: bool) -> None:
         if clean and lane.is_usable():
             with self._lock:
-                if self._pid == os.getpid():
+                if self._pid == os.getpid() and lane in self._lanes:
                     self._idle.append(lane)
                     return
         lane.close()
         with self._lock:
-            self._count = max(0, self._count - 1)
+            if lane in self._lanes:  # not when `close` already ended it
+                self._lanes.discard(lane)
+                self._count = max(0, self._count - 1)
 
     def warm(self, count: int) -> None:
         """Start lanes until `count` wait idle (a worker's first set then pays none)."""
@@ -468,10 +480,12 @@ class LanePool:
                 self.give_back(lane, clean=True)
 
     def close(self) -> None:
+        """Close every lane of this pool, idle or lent (a lent one's bot dies with it)."""
         with self._lock:
-            idle, self._idle = self._idle, []
-            self._count -= len(idle)
-        for lane in idle:
+            if self._pid != os.getpid():
+                return  # a forked worker's copy: the lanes are its parent's
+            lanes, self._lanes, self._idle, self._count = list(self._lanes), set(), [], 0
+        for lane in lanes:
             lane.close()
 
     def probe(self) -> str | None:
@@ -502,6 +516,17 @@ class LanePool:
         # to the process that starts them.
         self.close()
         return None if "probe: ok" in text.splitlines() else f"lane probe: {text[-400:]}"
+
+
+# Every lane pool of this process (each launcher has one: the worker's, the validation's).
+_POOLS: weakref.WeakSet[LanePool] = weakref.WeakSet()
+
+
+def close_all_lanes() -> None:
+    """Close every lane this process started, in every launcher: a pool process does this
+    as it exits, or its lanes outlive it as zombies for the worker's main process to reap."""
+    for pool in list(_POOLS):
+        pool.close()
 
 
 # The lanes alive in this process, for the tests' check that nothing but a lane's own

@@ -2,9 +2,10 @@
 
 Celery replaces a pool process once it has run `worker_max_tasks_per_child` tasks. Two
 things left zombies for seconds, which the soak's leak check counted: the process's
-zygote lanes (workers/zygote_lanes.py), left open, outlived it under the worker's main
-process until its watch reaped them; and Celery sometimes looked for the ended process
-a moment too early and then not again for 5 s (workers/pool.py). Here a worker
+zygote lanes (workers/zygote_lanes.py; the worker's launcher's and the validation's),
+left open, outlived it under the worker's main process until its watch reaped them; and
+Celery sometimes looked for the ended process a moment too early and then not again for
+5 s (workers/pool.py). Here a worker
 recycles a pool process every two matches while the test looks for leftovers the way
 the soak does: a zombie in the worker's tree, or of a sandbox uid anywhere, still there
 a second later.
@@ -17,10 +18,12 @@ import time
 
 import psutil
 import pytest
+from django.contrib.auth.models import User
 
 from arena.models import Match
-from tests.workers.pipeline.conftest import wait_for_matches
-from tests.workers.pipeline.test_faults import make_matches
+from arena.services.bots import Upload, create_bot
+from tests.workers.pipeline.conftest import wait_for_matches, wait_for_validation
+from tests.workers.pipeline.test_faults import SLOW_BOT, make_matches
 from tests.workers.pipeline.test_health_truth import _pool
 from workers import tasks
 from workers.heartbeat import sandbox_uids
@@ -31,7 +34,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 def _zombies(root: int) -> dict[tuple[int, float], str]:
     found = {}
     uids = sandbox_uids()
-    for proc in psutil.process_iter(["pid", "status", "uids", "create_time", "name"]):
+    for proc in psutil.process_iter(["pid", "ppid", "status", "uids", "create_time", "name"]):
         info = proc.info
         if info["status"] != psutil.STATUS_ZOMBIE:
             continue
@@ -41,7 +44,7 @@ def _zombies(root: int) -> dict[tuple[int, float], str]:
             continue
         if in_tree or (info["uids"] and info["uids"].real in uids):
             found[(info["pid"], info["create_time"])] = (
-                f"{info['name']} (pid {info['pid']}, parent {proc.ppid()})"
+                f"{info['name']} (pid {info['pid']}, parent {info['ppid']})"
             )
     return found
 
@@ -51,6 +54,13 @@ def test_recycled_pool_processes_leave_no_zombie_for_a_second(start_worker):
     worker = start_worker(
         concurrency=2, isolation="sandbox", extra_args=("--max-tasks-per-child=2",)
     )
+    # Validations too: their smoke matches start lanes of the validation's own launcher
+    # (workers/smoke.py), which a recycled process must close as well.
+    owner = User.objects.create_user("val")
+    uploads = [
+        create_bot(owner, f"new{index}", "moonrollers", Upload("bot.py", SLOW_BOT))
+        for index in range(3)
+    ]
     for match in matches:
         tasks.enqueue_match(match.pk)
     first_seen: dict[tuple[int, float], float] = {}
@@ -76,6 +86,8 @@ def test_recycled_pool_processes_leave_no_zombie_for_a_second(start_worker):
         pending -= set(finished.values_list("pk", flat=True))
     done = wait_for_matches([m.pk for m in matches], [worker], timeout=60)
     assert all(m.status == "finished" for m in done)
+    for bot in uploads:
+        assert wait_for_validation(bot.pk).validation == "ready"
     # Twelve matches, two per pool process: at least four processes replaced.
     assert len(pool_processes) >= 6, pool_processes
     assert not lasting, f"zombies lasted a second or more: {sorted(lasting)}"

@@ -219,3 +219,41 @@ def test_lanes_first_started_from_short_lived_threads_outlive_them(one_lane, gam
     assert not any(outcome.forfeits for outcome in played), played[0].forfeits
     assert all(p.lane.is_usable() for p in processes)  # type: ignore[union-attr]
     assert_nothing_left([p.uid for p in processes])  # type: ignore[union-attr]
+
+
+def test_closing_all_lanes_ends_every_launchers_lanes_lent_or_idle(one_lane, tmp_path):
+    """What a pool process does as it exits: the worker's launcher and the validation's
+    (workers/smoke.py keeps its own) both started lanes; one lane is still lent to a bot.
+    Afterwards nothing of their uids is left, not even a zombie child of this process."""
+    from workers.zygote_lanes import close_all_lanes
+
+    idle, _ = _run(one_lane, "def act(o, l):\n    return l[0]\n", tmp_path / "idle")
+    other = make_test_launcher(use_lanes=True)
+    other.check(FAST)
+    bot = tmp_path / "lent" / "bot.py"
+    bot.parent.mkdir()
+    bot.write_text("def act(o, l):\n    return l[0]\n")
+    lent = other.launch(bot, FAST)
+    assert isinstance(lent, ForkedSandbox)
+    uids = [idle.uid, lent.uid]
+    close_all_lanes()
+    assert lane_pids_of_uid(idle.uid) == set() and lane_pids_of_uid(lent.uid) == set()
+    assert_nothing_left(uids)
+    zombies = [
+        pid
+        for pid in os.listdir("/proc")
+        if pid.isdigit()
+        and (stat := _stat(pid)) is not None
+        and stat[0] == "Z"
+        and stat[1] == os.getpid()
+    ]
+    assert zombies == []
+
+
+def _stat(pid: str) -> tuple[str, int] | None:
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            fields = handle.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return fields[0], int(fields[1])
