@@ -34,7 +34,11 @@ RECENT = 20
 
 
 def _show_error(form, exc: ArenaError) -> None:
-    form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+    if isinstance(form, UploadForm):
+        field = form.field_for(exc.field)
+    else:
+        field = exc.field if exc.field in form.fields else None
+    form.add_error(field, exc.message)
 
 
 def signup(request: HttpRequest) -> HttpResponse:

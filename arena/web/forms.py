@@ -47,6 +47,12 @@ class UploadForm(forms.Form):
             raise forms.ValidationError("choose a file or paste the bot's code")
         return data
 
+    def field_for(self, field: str | None) -> str | None:
+        """Where a service's error about the file goes: beside the code when it was pasted."""
+        if field == "file" and not self.cleaned_data.get("file"):
+            return "code"
+        return field if field in self.fields else None
+
     def upload(self) -> Upload:
         file = self.cleaned_data.get("file")
         if file:

@@ -156,6 +156,9 @@ def test_a_bad_upload_says_what_is_wrong(fields, says):
     assert page.status_code == 200, page.status_code
     text = page.content.decode()
     assert 'role="alert"' in text and says in text, text[text.find("error") :][:400]
+    if says in ("not valid Python", "must define a function act"):
+        # Beside the pasted code, not beside the (empty) file field.
+        assert text.index(says) > text.index('id="id_code"')
     assert not Bot.objects.exists()
 
 
@@ -214,7 +217,10 @@ def test_a_challenge_starts_from_the_bot_page_and_is_followed_on_its_own():
     assert 'data-status="running"' in shown and "arena/challenge.js" in shown
     assert f'data-url="/api/challenges/{challenge.pk}/"' in shown
     assert "Cancel the challenge" in shown
-    # A stranger sees it but may not cancel it; the owner may.
+    # Anyone sees it; a stranger may not cancel it; the owner may.
+    anonymous = Client().get(f"/challenges/{challenge.pk}/")
+    assert anonymous.status_code == 200 and "Cancel the challenge" not in anonymous.content.decode()
+    assert Client().get("/challenges/999999/").status_code == 404
     _, bob_client = user_client("bob")
     assert (
         "Cancel the challenge"
