@@ -23,7 +23,7 @@ class Migration(migrations.Migration):
                 ),
                 ("name", models.CharField(max_length=64)),
                 ("key_hash", models.CharField(max_length=64, unique=True)),
-                ("prefix", models.CharField(max_length=8)),
+                ("prefix", models.CharField(max_length=14)),
                 ("created_at", models.DateTimeField(auto_now_add=True)),
                 (
                     "user",

@@ -1,9 +1,10 @@
 """API tokens an author makes on the tokens page: named, many per user, revocable.
 
 Only the SHA-256 of a key is stored: the key itself is shown once, when it is created, and
-cannot be read back from the database (or a backup). A key is 40 hexadecimal characters,
-sent as DRF's are (`Authorization: Token <key>`); arena/api/authentication.py accepts these
-and the login token from POST /api/token/ alike.
+cannot be read back from the database (or a backup). A key is `arena_` and 40 hexadecimal
+characters, sent as DRF's are (`Authorization: Token <key>`); arena/api/authentication.py
+accepts these and the login token from POST /api/token/ (40 hexadecimal characters) alike,
+and the prefix tells it which table to look in: one query either way.
 """
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ import secrets
 from django.conf import settings
 from django.db import models
 
-KEY_BYTES = 20  # 40 hexadecimal characters, the length of DRF's own keys
-PREFIX_LENGTH = 8  # shown in the list, so the author can tell tokens apart
+KEY_START = "arena_"
+KEY_BYTES = 20  # 40 hexadecimal characters after KEY_START
+PREFIX_LENGTH = len(KEY_START) + 8  # shown in the list, so the author can tell tokens apart
 
 
 def hash_key(key: str) -> str:
@@ -37,10 +39,14 @@ class ApiToken(models.Model):
     def __str__(self) -> str:
         return f"token {self.name!r} ({self.prefix}…) of user {self.user_id}"
 
+    @staticmethod
+    def is_named_key(key: str) -> bool:
+        return key.startswith(KEY_START)
+
     @classmethod
     def issue(cls, user, name: str) -> tuple[ApiToken, str]:
         """A new token and its key: the only time the key exists outside its hash."""
-        key = secrets.token_hex(KEY_BYTES)
+        key = KEY_START + secrets.token_hex(KEY_BYTES)
         token = cls.objects.create(
             user=user, name=name, key_hash=hash_key(key), prefix=key[:PREFIX_LENGTH]
         )

@@ -96,7 +96,7 @@ class TokenSerializer(serializers.Serializer):
 class ApiTokenSerializer(serializers.Serializer):
     id = serializers.IntegerField(read_only=True)
     name = serializers.CharField(read_only=True)
-    prefix = serializers.CharField(read_only=True, help_text="the key's first 8 characters")
+    prefix = serializers.CharField(read_only=True, help_text="the key's first 14 characters")
     created_at = serializers.DateTimeField(read_only=True)
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from rest_framework.test import APIClient
 
@@ -16,7 +18,8 @@ def test_a_named_token_is_made_listed_used_and_revoked(author, author_user):
     assert made.status_code == 201, made.content
     body = made.json()
     key = body["key"]
-    assert len(key) == 40 and body["prefix"] == key[:8] and body["name"] == "ci"
+    assert re.fullmatch(r"arena_[0-9a-f]{40}", key) and body["prefix"] == key[:14]
+    assert body["name"] == "ci"
     listed = author.get("/api/tokens/").json()["results"]
     assert [t["id"] for t in listed] == [body["id"]] and "key" not in listed[0]
     with_key = APIClient()
@@ -44,3 +47,17 @@ def test_tokens_need_a_login_and_a_name_and_are_bounded(author, author_user, ano
         ApiToken.issue(author_user, f"t{i}")
     over = author.post("/api/tokens/", {"name": "one more"}, format="json")
     assert over.status_code == 403 and "revoke one first" in over.json()["detail"]
+
+
+def test_a_named_key_costs_one_query_like_a_login_token_and_a_wrong_one_is_refused(author_user):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    _, key = ApiToken.issue(author_user, "laptop")
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get("/api/users/me/").status_code == 200
+    assert len(queries) == 2  # the token with its user, the organiser group check
+    client.credentials(HTTP_AUTHORIZATION=f"Token arena_{'0' * 40}")
+    assert client.get("/api/users/me/").status_code == 401

@@ -20,6 +20,7 @@ import time
 import pytest
 from django.contrib.auth.models import User
 
+import arena.settings as production
 from arena.models import Bot, Rating
 from bots.reference import builtin_path
 from tests.arena.web.test_browser import (
@@ -32,6 +33,12 @@ from tests.arena.web.test_browser import (
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
+ENQUEUE_SETTINGS = [
+    "ARENA_ENQUEUE_VALIDATION",
+    "ARENA_SMOKE_TEST",
+    "ARENA_ENQUEUE_MATCH",
+    "ARENA_ENQUEUE_MATCHES",
+]
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 375, "height": 800}
 PASSWORD = "a-long-pass-77"
@@ -103,11 +110,10 @@ def shows(page, text: str) -> bool:
 def test_an_author_signs_up_makes_a_token_uploads_reads_stderr_and_challenges(
     live_server, start_worker, settings
 ):
-    # The real queues and smoke test in the live server (the arena tests' defaults record).
-    settings.ARENA_ENQUEUE_VALIDATION = "workers.tasks.enqueue_validation"
-    settings.ARENA_SMOKE_TEST = "workers.smoke.smoke_test"
-    settings.ARENA_ENQUEUE_MATCH = "workers.tasks.enqueue_match"
-    settings.ARENA_ENQUEUE_MATCHES = "workers.tasks.enqueue_matches"
+    # The real queues and smoke test in the live server, as production configures them (the
+    # arena tests' defaults record instead of sending).
+    for name in ENQUEUE_SETTINGS:
+        setattr(settings, name, getattr(production, name))
     # Two reference bots keep the moonrollers ladder going; "first" is the challenge's baseline.
     arena = User.objects.create_user("arena")
     for name in ("first", "random"):
@@ -145,13 +151,13 @@ def test_an_author_signs_up_makes_a_token_uploads_reads_stderr_and_challenges(
         page.keyboard.press("Enter")
         page.wait_for_selector("#new-key")
         key = page.input_value("#new-key")
-        assert re.fullmatch(r"[0-9a-f]{40}", key), key
+        assert re.fullmatch(r"arena_[0-9a-f]{40}", key), key
         assert "shown only this once" in page.locator(".newkey").inner_text()
         both_widths(page, "token-created")
         me = api.get("/api/users/me/", headers={"Authorization": f"Token {key}"})
         assert me.ok and me.json()["username"] == "stella"
         page.goto(f"{base}/my/tokens/")
-        assert key not in page.content() and key[:8] in page.content()  # shown once only
+        assert key not in page.content() and key[:14] in page.content()  # shown once only
         page.focus("button[aria-label='Revoke the token laptop']")
         page.keyboard.press("Enter")
         page.wait_for_selector("text=The token is revoked")

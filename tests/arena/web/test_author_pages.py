@@ -81,7 +81,7 @@ def test_a_new_token_is_shown_once_and_works_until_revoked():
     assert made.status_code == 200 and made["Cache-Control"] == "no-store"
     token = ApiToken.objects.get(user=ada)
     key = made.context["new_key"]
-    assert len(key) == 40 and key in made.content.decode()
+    assert key.startswith("arena_") and len(key) == 46 and key in made.content.decode()
     assert token.key_hash != key and key not in token.key_hash  # only the hash is kept
     again = client.get("/my/tokens/").content.decode()
     assert key not in again and f"{token.prefix}…" in again and "laptop" in again
@@ -97,11 +97,11 @@ def test_a_new_token_is_shown_once_and_works_until_revoked():
 def test_someone_elses_token_cannot_be_revoked():
     ada, ada_client = user_client("ada")
     _, bob_client = user_client("bob")
-    ada_client.post("/my/tokens/", {"name": "ci"})
+    ada_client.post("/my/tokens/", {"name": "ada-build-box"})
     token = ApiToken.objects.get(user=ada)
     assert bob_client.post(f"/my/tokens/{token.pk}/revoke/").status_code == 404
     assert ApiToken.objects.filter(pk=token.pk).exists()
-    assert "ci" not in bob_client.get("/my/tokens/").content.decode()
+    assert "ada-build-box" not in bob_client.get("/my/tokens/").content.decode()
     anonymous = Client().post(f"/my/tokens/{token.pk}/revoke/")
     assert anonymous.status_code == 302 and anonymous["Location"].startswith("/login/")
     assert ada_client.get(f"/my/tokens/{token.pk}/revoke/").status_code == 405
