@@ -1,4 +1,8 @@
-"""Token authentication that refuses a key with a NUL byte before it reaches the database.
+"""Token authentication: the named tokens of the tokens page and the login token alike.
+
+Both are sent as `Authorization: Token <key>`. A named token's key starts `arena_`
+(arena.models.ApiToken) and is looked up by its SHA-256; any other key is DRF's login token
+(POST /api/token/). One query either way.
 
 DRF's TokenAuthentication looks any key up as given; a NUL byte in the Authorization header
 made PostgreSQL raise (text cannot hold NUL) and the request answered 500. No key holds one
@@ -10,12 +14,22 @@ from __future__ import annotations
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 
+from arena.models import ApiToken
+from arena.services.tokens import token_for_key
+
 
 class TokenAuthentication(authentication.TokenAuthentication):
     def authenticate_credentials(self, key):
         if "\x00" in key:
             raise exceptions.AuthenticationFailed("Invalid token.")
-        return super().authenticate_credentials(key)
+        if not ApiToken.is_named_key(key):
+            return super().authenticate_credentials(key)
+        token = token_for_key(key)
+        if token is None:
+            raise exceptions.AuthenticationFailed("Invalid token.")
+        if not token.user.is_active:
+            raise exceptions.AuthenticationFailed("User inactive or deleted.")
+        return (token.user, token)
 
 
 class TokenScheme(OpenApiAuthenticationExtension):
@@ -34,7 +48,8 @@ class TokenScheme(OpenApiAuthenticationExtension):
             "type": "apiKey",
             "in": "header",
             "name": "Authorization",
-            "description": 'The header\'s value is "Token " followed by the key from '
-            "POST /api/token/ (the prefix is required; it is not Bearer).",
+            "description": 'The header\'s value is "Token " followed by a key: one made on the '
+            "tokens page (/my/tokens/) or the login token from POST /api/token/ (the prefix "
+            "is required; it is not Bearer).",
             "x-token-prefix": "Token",
         }

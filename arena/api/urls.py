@@ -14,6 +14,7 @@ router.register("matches", views.MatchViewSet, basename="match")
 router.register("leaderboards", views.LeaderboardViewSet, basename="leaderboard")
 router.register("challenges", views.ChallengeViewSet, basename="challenge")
 router.register("ladders", views.LadderViewSet, basename="ladder")
+router.register("tokens", views.ApiTokenViewSet, basename="token")
 
 urlpatterns = [
     path("health/", HealthView.as_view(), name="health"),

@@ -1,4 +1,5 @@
-"""The arena's models: bots and their versions, tournaments, matches, sets, ratings, ladders."""
+"""The arena's models: bots and their versions, tournaments, matches, sets, ratings, ladders,
+API tokens."""
 
 from arena.models.bots import Bot, BotVersion
 from arena.models.challenges import Challenge
@@ -8,9 +9,11 @@ from arena.models.ratings import GameRating, Leaderboard, Rating, RatingChange
 from arena.models.rounds import TournamentRound
 from arena.models.sets import MatchSet
 from arena.models.skills import SkillEntry, SkillFit
+from arena.models.tokens import ApiToken
 from arena.models.tournaments import Tournament, TournamentStanding
 
 __all__ = [
+    "ApiToken",
     "Bot",
     "BotVersion",
     "Challenge",

@@ -1,8 +1,8 @@
 """The pages: thin views over the same services the API uses (arena/services/).
 
-Reads go through the services (leaderboards, skills history, standings, brackets, frames);
-writes (sign-up, uploads, pause/resume) through the same service calls as the API, whose
-domain errors (arena.errors) are shown on the form instead of a 4xx body.
+Reads go through the services (leaderboards, skills history, standings, brackets, frames).
+The author's pages (sign-up, uploads, my bots, tokens, challenges), which write, are in
+arena/web/author_views.py.
 """
 
 from __future__ import annotations
@@ -10,21 +10,14 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from django import forms
-from django.contrib.auth import login
-from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import UserCreationForm
 from django.core.paginator import Paginator
-from django.db.models import OuterRef, Prefetch, Subquery
+from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
-from django.views.decorators.http import require_POST
 
 import engine
-from arena.errors import ArenaError
 from arena.models import Bot, BotVersion, LadderEntry, Match, MatchSeat, Tournament
-from arena.services import bots as bot_service
 from arena.services import ladder as ladder_service
 from arena.services import leaderboards as leaderboard_service
 from arena.services import rating_history
@@ -125,40 +118,9 @@ def _missing(game: str) -> Any:
     raise Http404(f"no game {game!r}")
 
 
-class UploadForm(forms.Form):
-    file = forms.FileField(help_text="a bot.py, or a zip with bot.py inside")
-
-
-class NewBotForm(UploadForm):
-    name = forms.CharField(max_length=64)
-    game = forms.ChoiceField(choices=[])
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.fields["game"].choices = [(g.name, g.title or g.name) for g in _games()]
-        self.order_fields(["name", "game", "file"])
-
-
-def _upload(form: UploadForm) -> bot_service.Upload:
-    file = form.cleaned_data["file"]
-    return bot_service.Upload(file.name or "bot.py", file.read())
-
-
 def bot_detail(request: HttpRequest, pk: int) -> HttpResponse:
     bot = get_object_or_404(Bot.objects.select_related("owner"), pk=pk)
     owner = bot.is_owned_by(request.user)
-    form = UploadForm()
-    if request.method == "POST":
-        if not owner:
-            raise Http404("not your bot")
-        form = UploadForm(request.POST, request.FILES)
-        if form.is_valid():
-            try:
-                bot_service.add_version(bot, request.user, _upload(form))
-            except ArenaError as exc:
-                form.add_error("file", exc.message)
-            else:
-                return redirect("web-bot", pk=bot.pk)
     history = rating_history.chart_history(bot.pk, bot.game, latest=HISTORY_ROWS)
     seats = MatchSeat.objects.select_related("bot", "bot_version").defer("bot_version__source")
     recent = (
@@ -190,8 +152,8 @@ def bot_detail(request: HttpRequest, pk: int) -> HttpResponse:
         # The table alternative lists the latest events; the API has the whole history.
         "history": {"elo": history["elo_latest"], "skill": history["skill_latest"]},
         "matches": matches,
-        "ladder": _ladder_status(bot),
-        "form": form,
+        "ladder": ladder_status(bot),
+        "cooperative": engine.get_game(bot.game).cooperative,
     }
     return render(request, "web/bot.html", context)
 
@@ -203,7 +165,7 @@ def _news(version: BotVersion) -> BotVersion | None:
     return version if timezone.now() - version.validated_at < NEWS else None
 
 
-def _ladder_status(bot: Bot) -> ladder_service.BotLadderStatus:
+def ladder_status(bot: Bot) -> ladder_service.BotLadderStatus:
     """The same status the API shows (arena/services/ladder.py)."""
     latest = bot.versions.order_by("-number").values_list("pk", "validation").first()
     entry = LadderEntry.objects.filter(bot=bot).first()
@@ -215,28 +177,6 @@ def _ladder_status(bot: Bot) -> ladder_service.BotLadderStatus:
         running,
         latest_ready=latest is None or latest[1] == BotVersion.Validation.READY,
     )
-
-
-@require_POST
-@login_required
-def bot_ladder_resume(request: HttpRequest, pk: int) -> HttpResponse:
-    bot = get_object_or_404(Bot, pk=pk)
-    try:
-        ladder_service.resume(bot, request.user)
-    except ArenaError as exc:
-        raise Http404(exc.message) from None
-    return redirect("web-bot", pk=bot.pk)
-
-
-@require_POST
-@login_required
-def bot_active(request: HttpRequest, pk: int) -> HttpResponse:
-    bot = get_object_or_404(Bot, pk=pk)
-    try:
-        bot_service.set_active(bot, request.user, request.POST.get("active") == "1")
-    except ArenaError as exc:
-        raise Http404(exc.message) from None
-    return redirect("web-bot", pk=bot.pk)
 
 
 def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
@@ -279,43 +219,3 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "names": [s.bot.name for s in match.seats.all()],
     }
     return render(request, "web/match.html", context)
-
-
-def signup(request: HttpRequest) -> HttpResponse:
-    form = UserCreationForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        user = form.save()
-        login(request, user)
-        return redirect("web-my-bots")
-    return render(request, "web/signup.html", {"form": form})
-
-
-@login_required
-def my_bots(request: HttpRequest) -> HttpResponse:
-    newest = BotVersion.objects.filter(bot=OuterRef("pk")).order_by("-number")
-    bots = (
-        Bot.objects.filter(owner=request.user)
-        .prefetch_related("ratings")
-        # The newest version's validation: what an author checks after an upload.
-        .annotate(
-            latest_number=Subquery(newest.values("number")[:1]),
-            latest_validation=Subquery(newest.values("validation")[:1]),
-        )
-        .order_by("game", "name")
-    )
-    return render(request, "web/my_bots.html", {"bots": bots})
-
-
-@login_required
-def upload(request: HttpRequest) -> HttpResponse:
-    form = NewBotForm(request.POST or None, request.FILES or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            bot = bot_service.create_bot(
-                request.user, form.cleaned_data["name"], form.cleaned_data["game"], _upload(form)
-            )
-        except ArenaError as exc:
-            form.add_error(exc.field if exc.field in form.fields else None, exc.message)
-        else:
-            return redirect("web-bot", pk=bot.pk)
-    return render(request, "web/upload.html", {"form": form})

@@ -93,6 +93,24 @@ class TokenSerializer(serializers.Serializer):
     token = serializers.CharField(help_text='send it as the header "Authorization: Token <key>"')
 
 
+class ApiTokenSerializer(serializers.Serializer):
+    id = serializers.IntegerField(read_only=True)
+    name = serializers.CharField(read_only=True)
+    prefix = serializers.CharField(read_only=True, help_text="the key's first 14 characters")
+    created_at = serializers.DateTimeField(read_only=True)
+
+
+class NewApiTokenSerializer(ApiTokenSerializer):
+    key = serializers.CharField(
+        read_only=True,
+        help_text='shown in this answer only; send it as the header "Authorization: Token <key>"',
+    )
+
+
+class ApiTokenCreateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=64, help_text="what the token is for: laptop, ci")
+
+
 # --- games ----------------------------------------------------------------------------------
 
 

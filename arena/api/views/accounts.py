@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from drf_spectacular.utils import extend_schema
-from rest_framework import generics, permissions, viewsets
+from rest_framework import generics, mixins, permissions, status, viewsets
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.parsers import FormParser, MultiPartParser
@@ -14,7 +14,10 @@ from arena.api import serializers as s
 from arena.api.parsers import JSONParser
 from arena.errors import (
     NotFound,
+    QuotaExceeded,
 )
+from arena.models import ApiToken
+from arena.services import tokens as token_service
 
 # --- accounts -------------------------------------------------------------------------------
 
@@ -47,6 +50,36 @@ class TokenView(ObtainAuthToken):
     # Anyone may ask (with a username and password): the schema says so, and a stale token
     # sent along is not refused.
     authentication_classes: list = []
+
+
+@extend_schema(tags=["accounts"])
+class ApiTokenViewSet(mixins.ListModelMixin, mixins.DestroyModelMixin, viewsets.GenericViewSet):
+    """The user's named API tokens (the site's tokens page, /my/tokens/, does the same)."""
+
+    lookup_value_regex = r"\d+"
+    serializer_class = s.ApiTokenSerializer
+    permission_classes = [permissions.IsAuthenticated]
+    domain_errors = {"create": (QuotaExceeded,)}
+
+    def get_queryset(self):
+        return ApiToken.objects.filter(user=self.request.user).order_by("-created_at", "-id")
+
+    @extend_schema(
+        summary="Make a named token: its key is in this answer only",
+        request=s.ApiTokenCreateSerializer,
+        responses={201: s.NewApiTokenSerializer},
+    )
+    def create(self, request):
+        form = s.ApiTokenCreateSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        token, key = token_service.create_token(request.user, form.validated_data["name"])
+        token.key = key  # shown once: only its hash is stored
+        return Response(s.NewApiTokenSerializer(token).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(summary="Revoke a named token: the API refuses its key from now on")
+    def destroy(self, request, pk=None):
+        token_service.revoke_token(request.user, int(pk))
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 # --- games ----------------------------------------------------------------------------------

@@ -26,6 +26,8 @@ def test_the_schema_describes_every_endpoint(anonymous):
     for path in [
         "/api/users/",
         "/api/token/",
+        "/api/tokens/",
+        "/api/tokens/{id}/",
         "/api/games/",
         "/api/bots/",
         "/api/bots/{id}/versions/",
@@ -93,6 +95,8 @@ def documented(client, method: str, path: str) -> set[str]:
         ("POST", "/api/challenges/{id}/cancel/", {"200", "401", "403", "404", "409", "429"}),
         ("POST", "/api/leaderboards/{game}/refit/", {"202", "401", "403", "404", "429"}),
         ("POST", "/api/users/", {"201", "400", "429"}),  # no authentication at all: never a 401
+        ("POST", "/api/tokens/", {"201", "400", "401", "403", "429"}),  # 403: too many tokens
+        ("DELETE", "/api/tokens/{id}/", {"204", "401", "403", "404", "429"}),
     ],
 )
 def test_each_operation_documents_the_errors_it_can_answer(anonymous, method, path, codes):
