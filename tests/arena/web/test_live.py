@@ -15,6 +15,7 @@ from django.contrib.auth.models import Group, User
 
 from arena.models import Match
 from arena.services.tournaments import create_tournament
+from arena.templatetags.live import POLL_MS
 from tests.arena.web.axe import axe_violations, blocking
 from tests.arena.web.site_data import _bot
 from tests.arena.web.test_browser import CHROMIUM, Watch, shot
@@ -32,6 +33,13 @@ _COLUMN = """name => {
   return [...document.querySelectorAll('#live-board tbody tr')].map(tr => tr.cells[at].innerText.trim());
 }"""
 _PLAYED_ALL = "() => (" + _COLUMN + ")('Games').join() === '2,2,2'"
+
+
+# What the browser does when the tab goes to the background or comes back.
+_SET_HIDDEN = """hidden => {
+  Object.defineProperty(document, "hidden", { configurable: true, get: () => hidden });
+  document.dispatchEvent(new Event("visibilitychange"));
+}"""
 
 
 def games_column(page) -> list[str]:
@@ -108,6 +116,18 @@ def test_a_leaderboard_and_a_running_tournament_change_without_a_reload(
         assert paused.get_attribute("#live-toggle", "aria-pressed") == "false"
         paused.wait_for_function(_PLAYED_ALL, timeout=10000)
         assert paused.evaluate("window.notReloaded") is True
+
+        # A hidden tab asks nothing; shown again, it asks at once.
+        asked: list[str] = []
+        board.on("request", lambda r: asked.append(r.url) if r.url.endswith("/live/") else None)
+        board.evaluate(_SET_HIDDEN, True)
+        board.wait_for_timeout(1000)  # a check already under way may still land
+        asked.clear()
+        board.wait_for_timeout(POLL_MS + 2000)
+        assert asked == []
+        board.evaluate(_SET_HIDDEN, False)
+        board.wait_for_timeout(1000)
+        assert len(asked) == 1, asked
 
         for page in (board, tour):
             assert blocking(axe_violations(page)) == []
