@@ -42,6 +42,26 @@ def axe_violations(page) -> list[dict[str, Any]]:
     return violations
 
 
+# References by id that lead nowhere: axe accepts an aria-describedby whose ids are missing,
+# and a screen reader then reads no help and no error for the field.
+_DANGLING = """() => {
+  const found = [];
+  for (const attr of ["aria-describedby", "aria-labelledby", "aria-controls", "for"]) {
+    for (const el of document.querySelectorAll(`[${attr}]`)) {
+      for (const id of el.getAttribute(attr).split(/\\s+/).filter(Boolean)) {
+        if (!document.getElementById(id)) found.push(`${el.tagName} ${attr}=${id}`);
+      }
+    }
+  }
+  return found;
+}"""
+
+
+def dangling_references(page) -> list[str]:
+    found: list[str] = page.evaluate(_DANGLING)
+    return found
+
+
 def blocking(violations: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [v for v in violations if v["impact"] in BLOCKING]
 

@@ -3,7 +3,8 @@
 Every route of arena/web/urls.py that shows a page is visited (a check below fails when a
 new route is left out), logged out and logged in as a bot's owner, at desktop (1280 px) and
 phone (375 px) widths, forms with their errors too. axe-core finds no serious or critical
-violation on any of them; every violation it finds lands in var/screenshots/axe.json, and a
+violation on any of them, and no aria-describedby, aria-labelledby or label points at an id
+that is not there (axe lets that pass); every violation it finds lands in var/screenshots/axe.json, and a
 screenshot of every page in var/screenshots/a11y-*.png. By keyboard: the first Tab shows the
 skip link, and Tab reaches every visible control of the page, each with a visible focus ring.
 """
@@ -16,7 +17,13 @@ import pytest
 from django.urls import resolve
 
 from arena.web.urls import urlpatterns
-from tests.arena.web.axe import axe_path, axe_violations, blocking, write_report
+from tests.arena.web.axe import (
+    axe_path,
+    axe_violations,
+    blocking,
+    dangling_references,
+    write_report,
+)
 from tests.arena.web.site_data import GAMES, PASSWORD, build_site
 from tests.arena.web.test_browser import CHROMIUM, SHOTS, Watch, shot
 
@@ -137,11 +144,13 @@ def test_every_page_passes_axe_and_the_keyboard(live_server, settings):
                         page.wait_for_selector("#replay[data-ready='1']", timeout=60000)
                     routes.add(resolve(urlsplit(page.url).path).url_name)
                     report[f"{who}/{name}@{width}"] = axe_violations(page)
+                    assert dangling_references(page) == [], name
                     shot(page, f"a11y-{who}-{name}-{width}")
                     if width == WIDTHS[0]:
                         tab_through(page, f"{who}/{name}")
                 name = with_errors(page, base, who == "owner")
                 report[f"{who}/{name}@{width}"] = axe_violations(page)
+                assert dangling_references(page) == [], name
                 shot(page, f"a11y-{who}-{name}-{width}")
                 if width == WIDTHS[0]:
                     tab_through(page, f"{who}/{name}")
