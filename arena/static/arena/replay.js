@@ -123,7 +123,7 @@
     }
     var d = dice(v);
     if (d.length) {
-      var row = el("p", { "aria-label": "dice" }, [document.createTextNode("Dice: ")]);
+      var row = el("p", {}, [document.createTextNode("Dice: ")]);
       d.forEach(function (face) { row.appendChild(el("span", { class: "die", text: String(face) })); });
       stage.appendChild(row);
     }

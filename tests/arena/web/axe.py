@@ -17,13 +17,17 @@ AXE = ROOT / "var" / "node" / "node_modules" / "axe-core" / "axe.min.js"
 # What a page may not have: axe's two top impacts. Moderate and minor ones are reported.
 BLOCKING = {"serious", "critical"}
 
+# Violations, and the checks axe could not decide (listed in the report, for a person to
+# look at: a contrast over an image, say).
 _RUN = """async () => {
-  const result = await axe.run(document, { resultTypes: ["violations"] });
-  return result.violations.map(v => ({
+  const result = await axe.run(document, { resultTypes: ["violations", "incomplete"] });
+  const brief = (v) => ({
     id: v.id, impact: v.impact, help: v.help,
     nodes: v.nodes.slice(0, 5).map(n => n.target.join(" ")),
-  }));
+  });
+  return { violations: result.violations.map(brief), undecided: result.incomplete.map(brief) };
 }"""
+UNDECIDED: dict[str, list[dict[str, Any]]] = {}
 
 
 def axe_path() -> Path:
@@ -35,10 +39,13 @@ def axe_path() -> Path:
 
 
 def axe_violations(page) -> list[dict[str, Any]]:
-    """Every axe-core violation on the page as it is now (injected once per document)."""
+    """Every axe-core violation on the page as it is now (injected once per document); what
+    axe could not decide is kept in UNDECIDED under the page's address."""
     if not page.evaluate("typeof window.axe !== 'undefined'"):
         page.add_script_tag(path=str(axe_path()))
-    violations: list[dict[str, Any]] = page.evaluate(_RUN)
+    found = page.evaluate(_RUN)
+    UNDECIDED[page.url] = found["undecided"]
+    violations: list[dict[str, Any]] = found["violations"]
     return violations
 
 
@@ -67,6 +74,7 @@ def blocking(violations: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def write_report(path: Path, report: dict[str, list[dict[str, Any]]]) -> None:
-    """Per page, every violation axe found (the notes quote the counts)."""
+    """Per page, every violation axe found, and per address what it could not decide."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(report, indent=1, sort_keys=True))
+    both = {"violations": report, "undecided": UNDECIDED}
+    path.write_text(json.dumps(both, indent=1, sort_keys=True))
