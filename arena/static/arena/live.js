@@ -86,7 +86,10 @@
         return response.json();
       })
       .then(function (answer) {
-        var done = answer.stamp === stamp ? Promise.resolve() : refresh().then(function () {
+        // The stamp drawn with the page is read a moment after its content: a result that
+        // lands in between shows with the next one, and at the end by one last fetch.
+        var current = answer.stamp === stamp && answer.live;
+        var done = current ? Promise.resolve() : refresh().then(function () {
           stamp = answer.stamp;
         });
         return done.then(function () {
@@ -103,7 +106,8 @@
       .catch(function () {
         // The server restarting, or the network: ask again later, less often.
         delay = Math.min(60000, delay * 2);
-        if (!ended && !paused) say("Could not check for new results at " + clock() + "; trying again.");
+        if (ended) say("No longer updating: reload the page.");
+        else if (!paused) say("Could not check for new results at " + clock() + "; trying again.");
       })
       .then(function () {
         busy = false;
