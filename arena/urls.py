@@ -12,6 +12,7 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("api/", include("arena.api.urls")),
     path("metrics", metrics_view, name="metrics"),
+    path("", include("arena.web.live_urls")),
     path("", include("arena.web.urls")),
 ]
 

@@ -42,6 +42,9 @@ if ! command -v redis-server >/dev/null 2>&1 || ! ls /usr/lib/postgresql/*/bin/i
     fi
 fi
 
+# The browser tests check every page with axe-core (an npm package, into var/node/).
+bash scripts/axe.sh
+
 [ -x "$VENV/bin/python" ] || "$PYTHON" -m venv "$VENV"
 "$VENV/bin/python" -m pip install -q --upgrade pip
 

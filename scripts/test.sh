@@ -14,6 +14,8 @@ if ! [ -x /usr/bin/chromium ]; then
         echo "warning: /usr/bin/chromium is missing; the browser test will fail" >&2
     fi
 fi
+# The accessibility checks (tests/arena/web/axe.py) inject axe-core from npm, kept in var/node/.
+bash scripts/axe.sh
 export DATABASE_URL=${TEST_DATABASE_URL:-postgres://postgres:postgres@127.0.0.1:5432/arena}
 export CELERY_BROKER_URL=${TEST_CELERY_BROKER_URL:-redis://127.0.0.1:6379/0}
 export SECRET_KEY=${SECRET_KEY:-test-only-secret-key}

@@ -123,7 +123,7 @@
     }
     var d = dice(v);
     if (d.length) {
-      var row = el("p", { "aria-label": "dice" }, [document.createTextNode("Dice: ")]);
+      var row = el("p", {}, [document.createTextNode("Dice: ")]);
       d.forEach(function (face) { row.appendChild(el("span", { class: "die", text: String(face) })); });
       stage.appendChild(row);
     }
@@ -188,7 +188,7 @@
     speed.addEventListener("change", function () { if (timer) { stop(); play(); } });
     root.appendChild(el("div", { class: "controls" }, [
       button("replay-first", "First step", "« First", function () { stop(); show(0); }),
-      button("replay-prev", "Previous step", "‹ Prev", function () { stop(); show(index - 1); }),
+      button("replay-prev", "Previous step", "‹ Previous", function () { stop(); show(index - 1); }),
       button("replay-next", "Next step", "Next ›", function () { stop(); show(index + 1); }),
       button("replay-last", "Last step", "Last »", function () { stop(); show(frames.length - 1); }),
       playButton, speed,
