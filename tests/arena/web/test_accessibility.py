@@ -30,7 +30,14 @@ from tests.arena.web.test_browser import CHROMIUM, SHOTS, Watch, shot
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 # Routes that only take a form's POST and redirect: no page of their own to check.
-ACTIONS = {"web-bot-active", "web-bot-ladder-resume", "web-logout"}
+ACTIONS = {
+    "web-bot-active",
+    "web-bot-ladder-resume",
+    "web-logout",
+    "web-challenge-cancel",
+    "web-token-revoke",
+    "web-login-token-revoke",
+}
 WIDTHS = (1280, 375)
 
 # Counts the controls a keyboard user must reach, and records each element that takes the
@@ -100,11 +107,24 @@ def with_errors(page, base: str, logged_in: bool) -> str:
     return "signup-errors"
 
 
+def _challenge(site) -> int:
+    """One of the owner's challenges (the site has none): its two Moon-Bots bots' versions."""
+    from arena.models import Bot
+    from arena.services.challenges import create_challenge
+
+    first, second = (Bot.objects.get(pk=pk).latest_version() for pk in site.bots["moon_bots"][:2])
+    return create_challenge(
+        site.owner, game="moon_bots", candidate=first.pk, baseline=second.pk, max_games=4
+    ).pk
+
+
 def test_every_page_passes_axe_and_the_keyboard(live_server, settings):
     axe_path()  # fail at once, before the site is built, when axe-core is missing
     settings.ARENA_BOT_ISOLATION = "process"
     site = build_site()
     base = live_server.url
+    bot = site.bots["moon_bots"][0]
+    challenge = _challenge(site)
     public = {
         "home": "/",
         **{f"game-{g}": f"/games/{g}/" for g in GAMES},
@@ -124,6 +144,11 @@ def test_every_page_passes_axe_and_the_keyboard(live_server, settings):
         "match-moon_bots": f"/matches/{site.matches['moon_bots']}/",
         "my-bots": "/my/bots/",
         "upload": "/upload/",
+        "tokens": "/my/tokens/",
+        "upload-version": f"/bots/{bot}/upload/",
+        "version": f"/bots/{bot}/versions/1/",
+        "challenge-new": f"/bots/{bot}/challenge/",
+        "challenge": f"/challenges/{challenge}/",
     }
     report: dict[str, list[dict]] = {}
     routes: set[str] = set()
