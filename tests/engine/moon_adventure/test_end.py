@@ -145,3 +145,24 @@ def test_random_play_always_ends_with_chosen_roles_and_the_beginners_option():
                 state.apply(rng.choice(state.legal_actions()))
             assert state.is_terminal()
             assert state.result()["outcome"] in ("success", "failure")
+
+
+def test_a_record_from_before_progress_still_replays_and_a_wrong_progress_does_not():
+    from engine.core.errors import ReplayMismatch
+    from engine.core.frames import frames
+    from engine.core.replay import replay
+
+    state = GAME.new_state(2, 3, {})
+    rng = random.Random(3)
+    while not state.is_terminal():
+        state.apply(rng.choice(state.legal_actions()))
+    record = state.record()
+    assert "progress" in record["result"]
+    older = {**record, "result": {k: v for k, v in record["result"].items() if k != "progress"}}
+    assert replay(older).is_terminal()
+    assert list(frames(older))[-1]["result"] == record["result"]
+    wrong = {**record, "result": {**record["result"], "progress": 2.0}}
+    with pytest.raises(ReplayMismatch, match="result differs"):
+        replay(wrong)
+    with pytest.raises(ReplayMismatch, match="result differs"):
+        list(frames(wrong))
