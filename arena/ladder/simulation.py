@@ -48,7 +48,7 @@ import engine
 from arena.ladder import design
 from arena.ladder.selection import Entrant, History, Policy, plan_tables
 from arena.ladder.tables import duplicate_seatings
-from arena.ratings import INITIAL_RATING, rate_cooperative, rate_ranked
+from arena.ratings import INITIAL_RATING, rate_cooperative, rate_ranked, team_outcome
 from arena.ratings.plackett_luce import from_seat_arrays
 from arena.ratings.whole_history import DEFAULT_PRIOR_SD_ELO, SkillFit, fit_skills, prior_precision
 
@@ -167,9 +167,10 @@ class Ratings:
     def record(self, seating: Sequence[int], result: dict[str, Any]) -> None:
         before = [self.rating[b] for b in seating]
         if self.cooperative:
-            success = result.get("outcome") == "success"
             update = rate_cooperative(
-                before, self.game_rating.get(len(seating), INITIAL_RATING), [success] * len(seating)
+                before,
+                self.game_rating.get(len(seating), INITIAL_RATING),
+                [team_outcome(result)] * len(seating),
             )
             self.game_rating[len(seating)] = update.game
             after = update.seats

@@ -18,6 +18,7 @@ from arena.ratings.elo_maths import (
     rate_cooperative,
     rate_ranked,
     seat_outcome,
+    team_outcome,
 )
 
 __all__ = [
@@ -28,4 +29,5 @@ __all__ = [
     "rate_cooperative",
     "rate_ranked",
     "seat_outcome",
+    "team_outcome",
 ]

@@ -7,10 +7,12 @@ before the match (a simultaneous update), with K divided by players − 1 so a
 table of five moves a rating about as much as one two-player game does.
 
 Cooperative tables play against the game itself, which has its own rating per
-player count (like a puzzle rating): success is a win for every seat, failure a
-loss, and the game's rating moves the other way. The game faces the whole
-table at once, so its K is divided by the number of seats: its change is minus
-the mean of the seats' changes.
+player count (like a puzzle rating): each seat scores the table's graded outcome
+(`team_outcome`: 1 for success, 0 for the worst failure, the game's own measure of
+how far the team got in between) against the game, and the game's rating moves the
+other way. A graded score, like a draw's half point, is what lets two teams that both
+rarely succeed still move apart. The game faces the whole table at once, so its K is
+divided by the number of seats: its change is minus the mean of the seats' changes.
 
 Two seats held by the same bot are not rated against each other (self-play says
 nothing about strength); the caller sums a bot's seat changes.
@@ -18,7 +20,8 @@ nothing about strength); the caller sums a bot's seat changes.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+import math
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 
 import elo
@@ -87,6 +90,22 @@ def rate_ranked(
     return [float(r) for r in updated]
 
 
+def team_outcome(result: Mapping[str, object]) -> float:
+    """The score (0..1) a cooperative table is rated on, from its result.
+
+    A game that grades its outcome says so in `progress` (Moon Adventure: how far the
+    team got toward the rulebook's end conditions, E-moon_adventure-14); otherwise, and for
+    records from before a game graded them (or a value outside 0..1), success is 1 and
+    failure 0.
+    """
+    progress = result.get("progress")
+    if isinstance(progress, bool) or not isinstance(progress, int | float):
+        progress = math.nan
+    if math.isfinite(progress) and 0 <= progress <= 1:
+        return float(progress)
+    return 1.0 if result.get("outcome") == "success" else 0.0
+
+
 @dataclass(frozen=True)
 class CooperativeUpdate:
     seats: list[float]
@@ -96,29 +115,29 @@ class CooperativeUpdate:
 def rate_cooperative(
     ratings: Sequence[float],
     game_rating: float,
-    successes: Sequence[bool],
+    outcomes: Sequence[float],
     k_factor: float = K_FACTOR,
 ) -> CooperativeUpdate:
     """New seat ratings and game rating after a cooperative match.
 
-    `successes[seat]` is the outcome that seat is scored on: the team's outcome,
-    except that a seat which forfeited is scored as a failure.
+    `outcomes[seat]` is the score (0..1, a bool counts as 1 or 0) that seat takes from
+    the game: the table's `team_outcome`, except that a seat which forfeited scores 0.
     """
-    players = len(successes)
+    players = len(outcomes)
     _check(ratings, players, "seats")
+    scores = [float(o) for o in outcomes]
+    if any(not 0.0 <= score <= 1.0 for score in scores):
+        raise ValueError(f"cooperative outcomes must lie in 0..1, not {scores}")
     seat_env = _env(k_factor)
     seats = [
-        float(seat_env.rate(float(r), [(elo.WIN if won else elo.LOSS, float(game_rating))]))
-        for r, won in zip(ratings, successes, strict=True)
+        float(seat_env.rate(float(r), [(score, float(game_rating))]))
+        for r, score in zip(ratings, scores, strict=True)
     ]
     game_env = _env(k_factor / max(players, 1))
     game = float(
         game_env.rate(
             float(game_rating),
-            [
-                (elo.LOSS if won else elo.WIN, float(r))
-                for r, won in zip(ratings, successes, strict=True)
-            ],
+            [(1.0 - score, float(r)) for r, score in zip(ratings, scores, strict=True)],
         )
     )
     return CooperativeUpdate(seats=seats, game=game)

@@ -68,6 +68,21 @@ class SkillFit:
     converged: bool
 
 
+# A skill is provisional while its fit has seen the bot at fewer tables than this, or
+# while its 95% interval is wider than this many Elo points (±200: lichess marks a rating
+# provisional from a Glicko deviation of 110, ±216 at 95%). Either way, its place on the
+# leaderboard may still move a long way.
+PROVISIONAL_GAMES = 20
+PROVISIONAL_WIDTH_ELO = 400.0
+
+
+def is_provisional(games: float | None, low: float | None, high: float | None) -> bool:
+    """Too few games in the fit, or too wide an interval; always for a bot not fitted yet."""
+    if games is None or low is None or high is None:
+        return True
+    return games < PROVISIONAL_GAMES or high - low > PROVISIONAL_WIDTH_ELO
+
+
 def prior_precision(prior_sd_elo: float) -> float:
     if not prior_sd_elo > 0:
         raise ValueError("prior_sd_elo must be positive")

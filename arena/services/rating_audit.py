@@ -25,7 +25,7 @@ from django.db import connection, transaction
 
 import engine
 from arena.models import GameRating, Match, MatchSeat, Rating, RatingChange
-from arena.ratings import INITIAL_RATING, rate_cooperative, rate_ranked
+from arena.ratings import INITIAL_RATING, rate_cooperative, rate_ranked, team_outcome
 
 TOLERANCE = 1e-6
 
@@ -134,10 +134,10 @@ def _check_replay(game: str, cooperative: bool, changes: list[tuple], report: Au
         match, seats = matches[match_id], seats_of[match_id]
         before = [ratings.get(s.bot_id, INITIAL_RATING) for s in seats]
         if cooperative:
-            success = (match.result or {}).get("outcome") == "success"
-            won = [success and not s.forfeit_reason for s in seats]
+            graded = team_outcome(match.result or {})
+            scores = [0.0 if s.forfeit_reason else graded for s in seats]
             current = game_ratings.get(match.players, INITIAL_RATING)
-            update = rate_cooperative(before, current, won)
+            update = rate_cooperative(before, current, scores)
             game_ratings[match.players] = update.game
             after = update.seats
         else:

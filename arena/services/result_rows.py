@@ -20,7 +20,7 @@ from django.db import connection
 
 import engine
 from arena.models import GameRating, Match, MatchSeat, Rating
-from arena.ratings import rate_cooperative, rate_ranked, seat_outcome
+from arena.ratings import rate_cooperative, rate_ranked, seat_outcome, team_outcome
 from arena.services import rows
 from arena.stored_text import STDERR_CHARS, clean_json, clean_text
 
@@ -240,8 +240,10 @@ def rate_match(
     if cooperative:
         success = outcome.result.get("outcome") == "success"
         seat_success = [success and s.seat not in outcome.forfeits for s in seats]
+        graded = team_outcome(outcome.result)
+        seat_scores = [0.0 if s.seat in outcome.forfeits else graded for s in seats]
         game_row = _lock_game_rating(match.game, match.players)
-        update = rate_cooperative(seat_before, game_row.rating, seat_success)
+        update = rate_cooperative(seat_before, game_row.rating, seat_scores)
         game_row.rating = update.game
         game_row.games += 1
         after = update.seats

@@ -32,6 +32,7 @@ import engine
 from arena.errors import NotFound, Unavailable
 from arena.models import Match, MatchSeat, SkillEntry, SkillFit
 from arena.ratings.cooperative_fit import fit_cooperative
+from arena.ratings.elo_maths import team_outcome
 from arena.ratings.plackett_luce import from_seat_arrays
 from arena.ratings.whole_history import fit_skills
 from arena.services import response_cache, rows
@@ -306,18 +307,18 @@ def _fit_cooperative(
     first_seat = {}
     for r in rows:
         first_seat.setdefault(r[0], r)
-    success, score, players = [], [], []
+    outcome, score, players = [], [], []
     for match_id in match_ids:
         _, _, count, result = first_seat[int(match_id)]
         result = result or {}
-        success.append(result.get("outcome") == "success")
+        outcome.append(team_outcome(result))
         team_score = result.get("team_score")
         if not isinstance(team_score, int | float) or isinstance(team_score, bool):
             team_score = (result.get("scores") or [0])[0]
         score.append(float(team_score) if isinstance(team_score, int | float) else 0.0)
         players.append(count)
     start = _warm_start(previous, bot_ids)
-    result = fit_cooperative(len(bot_ids), table_index, item, success, score, players, start=start)
+    result = fit_cooperative(len(bot_ids), table_index, item, outcome, score, players, start=start)
     record = SkillFit(
         game=game,
         cooperative=True,

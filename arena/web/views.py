@@ -17,6 +17,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 
 import engine
+from arena.errors import ArenaError
 from arena.models import Bot, BotVersion, LadderEntry, Match, MatchSeat, Tournament
 from arena.services import ladder as ladder_service
 from arena.services import leaderboards as leaderboard_service
@@ -96,9 +97,10 @@ def tournaments(request: HttpRequest) -> HttpResponse:
 
 def leaderboard(request: HttpRequest, game: str) -> HttpResponse:
     spec = leaderboard_service.leaderboard_game(game) if _known(game) else _missing(game)
-    order = request.GET.get("order", "rating")
-    if order not in leaderboard_service.ORDERS:
-        order = "rating"
+    try:
+        order = leaderboard_service.order_named(request.GET.get("order"))
+    except ArenaError:
+        order = leaderboard_service.DEFAULT_ORDER  # a page shows its default, not an error
     queryset, fit = leaderboard_service.leaderboard(spec.name, order)
     page = Paginator(queryset, PAGE_SIZE).get_page(request.GET.get("page"))
     rows = [

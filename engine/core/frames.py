@@ -12,8 +12,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from engine.core.errors import EngineError, IllegalAction, ReplayMismatch
-from engine.core.replay import check_record
-from engine.core.state import same_json
+from engine.core.replay import check_record, same_result
 
 if TYPE_CHECKING:
     from engine.core.state import State
@@ -40,7 +39,7 @@ def frames(record: dict[str, Any]) -> Iterator[dict[str, Any]]:
             raise ReplayMismatch(f"action {index} does not replay: {exc}") from exc
         yield _frame(state, index + 1, actor, action)
     final = state.result() if state.is_terminal() else None
-    if not same_json(final, record["result"]):
+    if not same_result(game, final, record["result"]):
         raise ReplayMismatch(f"result differs: recorded {record['result']!r}, replayed {final!r}")
 
 

@@ -71,6 +71,10 @@ class Game:
     state_class: Callable[..., State]
     options: Sequence[Option] = field(default_factory=tuple)
     title: str = ""
+    # Result fields added after the rules version was published, without changing play
+    # (each derived from the final position): a record from before lacks them, and
+    # replays of it leave them out of the comparison (engine.core.replay.same_result).
+    later_result_fields: tuple[str, ...] = ()
 
     def default_options(self) -> dict[str, Any]:
         return {o.name: o.default for o in self.options}

@@ -120,6 +120,11 @@ class MatchResultSerializer(serializers.Serializer):
         choices=["success", "failure"], required=False, help_text="cooperative games only"
     )
     team_score = serializers.FloatField(required=False, help_text="cooperative games only")
+    progress = serializers.FloatField(
+        required=False,
+        help_text="cooperative games that grade their outcome: how far the team got, 0..1"
+        " (1 = success); what the cooperative ratings score",
+    )
 
 
 class ReplayRecordSerializer(serializers.Serializer):

@@ -38,6 +38,10 @@ class LeaderboardEntrySerializer(serializers.Serializer):
     rank_low = serializers.IntegerField(allow_null=True, help_text="95% interval of the rank")
     rank_high = serializers.IntegerField(allow_null=True)
     fitted_at = serializers.DateTimeField(allow_null=True, help_text="when the fit ran")
+    provisional = serializers.BooleanField(
+        help_text="the skill may still move a long way: not fitted yet, fewer than 20 games in"
+        " the fit, or a 95% interval wider than 400 Elo points"
+    )
     contribution = serializers.FloatField(
         required=False,
         allow_null=True,
@@ -49,10 +53,11 @@ class LeaderboardEntrySerializer(serializers.Serializer):
 
 class LeaderboardQuerySerializer(serializers.Serializer):
     order = serializers.ChoiceField(
-        choices=["rating", "skill"],
+        choices=["skill", "elo", "rating"],
         required=False,
-        default="rating",
-        help_text="rating: live Elo (default); skill: the whole-history fit",
+        default="skill",
+        help_text="skill: the whole-history fit (default; by Elo before the game's first fit);"
+        " elo: the live Elo (rating: the same, its older name)",
     )
 
 

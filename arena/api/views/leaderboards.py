@@ -67,7 +67,7 @@ class LeaderboardViewSet(viewsets.GenericViewSet):
         return Response(s.LeaderboardGameSerializer(rows, many=True).data)
 
     @extend_schema(
-        summary="A game's leaderboard, best first (paginated; ?order=rating|skill)",
+        summary="A game's leaderboard, best first (paginated; ?order=skill|elo)",
         operation_id="leaderboards_retrieve",
         parameters=[s.LeaderboardQuerySerializer],
         responses=s.LeaderboardEntrySerializer(many=True),

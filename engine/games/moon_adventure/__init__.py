@@ -12,6 +12,8 @@ GAME = register(
         max_players=5,
         cooperative=True,
         state_class=MoonAdventureState,
+        # Added within moon_adventure@3 (E-moon_adventure-14); play is unchanged.
+        later_result_fields=("progress",),
         options=(
             Option(
                 "roles",

@@ -516,6 +516,7 @@ class MoonAdventureState(Track):
             "outcome": self.outcome,
             "team_score": score,
             "target": self.target,
+            "progress": round(self.progress(), 4),
         }
 
     def resample_hidden(self, seat: int, rng: random.Random) -> MoonAdventureState:

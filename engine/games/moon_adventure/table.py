@@ -60,6 +60,17 @@ class Table(State):
         """The crew piece stands on an active OGS (a rider's piece is on the Rover)."""
         return self.kind[self.pos[seat]] == OGS and self.rider != seat
 
+    def progress(self) -> float:
+        """How far the team got toward the mission, 0..1 (E-moon_adventure-14).
+
+        The mean of the rulebook's two end conditions, each as a fraction: the crew back
+        on the Base, and the undamaged supplies there against the target (capped at it).
+        1 exactly when the mission succeeds.
+        """
+        home = sum(self.returned) / self.num_players
+        supplies = min(self.team_score(), self.target) / self.target if self.target > 0 else 1.0
+        return (home + supplies) / 2
+
     def team_score(self) -> int:
         """Undamaged supplies in the containers of crew back on the Base (E-moon_adventure-8)."""
         broken = self.broken

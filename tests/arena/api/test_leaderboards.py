@@ -1,4 +1,8 @@
-"""Leaderboards: ordered by rating, paginated, with cooperative columns for cooperative games."""
+"""Leaderboards: ordered by Elo before the first fit, paginated, with cooperative columns.
+
+The order by whole-history skill and the provisional mark: tests/arena/services/
+test_leaderboard_skill.py and test_skills.py.
+"""
 
 from __future__ import annotations
 
@@ -13,7 +17,9 @@ def rate(bot, **values):
     Rating.objects.filter(bot=bot, game=bot.game).update(**values)
 
 
-def test_a_leaderboard_is_ordered_by_rating(make_bot, author_user, other_user, anonymous):
+def test_before_the_first_fit_a_leaderboard_is_ordered_by_elo(
+    make_bot, author_user, other_user, anonymous
+):
     low, high = make_bot(author_user, "low"), make_bot(other_user, "high")
     rate(low, rating=1450.0, games=4, wins=1, losses=3)
     rate(high, rating=1550.25, games=4, wins=3, losses=1)
@@ -40,6 +46,7 @@ def test_a_leaderboard_is_ordered_by_rating(make_bot, author_user, other_user, a
         "rank_low": None,
         "rank_high": None,
         "fitted_at": None,
+        "provisional": True,
     }
     assert second["rank"] == 2 and second["bot"] == "low"
 

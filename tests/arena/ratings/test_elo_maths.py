@@ -9,6 +9,7 @@ from arena.ratings import (
     rate_cooperative,
     rate_ranked,
     seat_outcome,
+    team_outcome,
 )
 
 
@@ -83,6 +84,34 @@ def test_forfeited_seat_is_scored_as_a_failure_in_a_successful_team():
     update = rate_cooperative([1500, 1500], 1500, [True, False])
     assert update.seats[0] > 1500 > update.seats[1]
     assert update.game == pytest.approx(1500)
+
+
+def test_a_graded_cooperative_outcome_moves_ratings_like_a_fractional_score():
+    # 0.5 against an equal game is what Elo expects: nothing moves.
+    update = rate_cooperative([1500, 1500], 1500, [0.5, 0.5])
+    assert update.seats == pytest.approx([1500, 1500]) and update.game == pytest.approx(1500)
+    # A failed table that got further loses less than one that got nowhere.
+    further = rate_cooperative([1500, 1500], 1500, [0.4, 0.4])
+    nowhere = rate_cooperative([1500, 1500], 1500, [0.0, 0.0])
+    assert nowhere.seats[0] < further.seats[0] < 1500
+    assert further.game - 1500 == pytest.approx(1500 - further.seats[0])
+
+
+def test_a_cooperative_outcome_outside_zero_to_one_is_refused():
+    with pytest.raises(ValueError, match="0..1"):
+        rate_cooperative([1500, 1500], 1500, [1.2, 1.2])
+
+
+def test_the_team_outcome_is_the_graded_progress_or_else_success():
+    assert team_outcome({"outcome": "failure", "progress": 0.3095}) == 0.3095
+    assert team_outcome({"outcome": "success", "progress": 1.0}) == 1.0
+    # Records from before a game graded its outcome: success 1, failure 0.
+    assert team_outcome({"outcome": "success"}) == 1.0
+    assert team_outcome({"outcome": "failure", "team_score": 4}) == 0.0
+    # A value that is no fraction is not read as one.
+    assert team_outcome({"outcome": "failure", "progress": 7}) == 0.0
+    assert team_outcome({"outcome": "failure", "progress": True}) == 0.0
+    assert team_outcome({"outcome": "failure", "progress": float("nan")}) == 0.0
 
 
 def test_stronger_cooperative_bot_ends_above_a_weaker_one_with_random_partners():

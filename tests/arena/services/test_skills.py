@@ -127,19 +127,23 @@ def test_the_leaderboard_serves_the_last_fit_and_orders_by_skill(owner, anonymou
     from arena.models import Rating
 
     strong, middle, weak = league(owner)
-    # The live Elo disagrees with the fit: the leaderboard's default order stays Elo.
+    # The live Elo disagrees with the fit: the default order is the fit's, Elo is the other.
     Rating.objects.filter(bot=weak).update(rating=1700.0)
     Rating.objects.filter(bot=strong).update(rating=1450.0)
     fit = skills.refit("duel", force=True)
-    by_rating = anonymous.get("/api/leaderboards/duel/").json()["results"]
-    assert [e["bot"] for e in by_rating] == ["weak", "middle", "strong"]
+    by_default = anonymous.get("/api/leaderboards/duel/").json()["results"]
+    assert [e["bot"] for e in by_default] == ["strong", "middle", "weak"]
+    for elo in ("elo", "rating"):  # "rating": the Elo order's older name
+        by_elo = anonymous.get(f"/api/leaderboards/duel/?order={elo}").json()["results"]
+        assert [e["bot"] for e in by_elo] == ["weak", "middle", "strong"]
+        assert [e["rank"] for e in by_elo] == [1, 2, 3]
     by_skill = anonymous.get("/api/leaderboards/duel/?order=skill").json()["results"]
-    assert [e["bot"] for e in by_skill] == ["strong", "middle", "weak"]
+    assert by_skill == by_default
     top = by_skill[0]
     assert top["skill_low"] < top["skill"] < top["skill_high"]
     assert top["rank_low"] == 1 and top["rank_high"] >= 1
     assert top["fitted_at"].startswith(fit.fitted_at.isoformat()[:19])
-    bad = anonymous.get("/api/leaderboards/duel/?order=elo")
+    bad = anonymous.get("/api/leaderboards/duel/?order=wins")
     assert bad.status_code == 400 and "order" in bad.json()
 
 

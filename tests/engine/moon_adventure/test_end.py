@@ -109,7 +109,29 @@ def test_the_team_score_on_failure_counts_only_supplies_already_on_the_base():
         "outcome": "failure",
         "team_score": 2,
         "target": 7,
+        # One crew member of three home, two supplies of seven: (1/3 + 2/7) / 2.
+        "progress": 0.3095,
     }
+
+
+@pytest.mark.parametrize(("players", "needed"), [(2, 5), (3, 7)])
+def test_progress_grades_how_far_the_team_got_and_is_one_only_on_success(players, needed):
+    state = new(ROLES5[:players])
+    bring_everyone_home(state, good_chips(state, needed - 1))
+    assert state.result()["progress"] == round((1 + (needed - 1) / needed) / 2, 4) < 1
+
+    state = new(ROLES5[:players])
+    bring_everyone_home(state, good_chips(state, needed + 2))  # more than needed counts as 1
+    assert state.result()["outcome"] == "success" and state.result()["progress"] == 1.0
+
+
+def test_a_crew_lost_before_anyone_came_home_has_made_no_progress():
+    state = new(["carrier", "rookie", "veteran"])
+    place(state, s0=4, s1=6, s2=2)
+    fill(state, 1, ("chip", 3))
+    set_turn(state, 0, 1)
+    state.apply("end")
+    assert state.result()["outcome"] == "failure" and state.result()["progress"] == 0.0
 
 
 def test_random_play_always_ends_with_chosen_roles_and_the_beginners_option():
@@ -123,3 +145,24 @@ def test_random_play_always_ends_with_chosen_roles_and_the_beginners_option():
                 state.apply(rng.choice(state.legal_actions()))
             assert state.is_terminal()
             assert state.result()["outcome"] in ("success", "failure")
+
+
+def test_a_record_from_before_progress_still_replays_and_a_wrong_progress_does_not():
+    from engine.core.errors import ReplayMismatch
+    from engine.core.frames import frames
+    from engine.core.replay import replay
+
+    state = GAME.new_state(2, 3, {})
+    rng = random.Random(3)
+    while not state.is_terminal():
+        state.apply(rng.choice(state.legal_actions()))
+    record = state.record()
+    assert "progress" in record["result"]
+    older = {**record, "result": {k: v for k, v in record["result"].items() if k != "progress"}}
+    assert replay(older).is_terminal()
+    assert list(frames(older))[-1]["result"] == record["result"]
+    wrong = {**record, "result": {**record["result"], "progress": 2.0}}
+    with pytest.raises(ReplayMismatch, match="result differs"):
+        replay(wrong)
+    with pytest.raises(ReplayMismatch, match="result differs"):
+        list(frames(wrong))
