@@ -1,10 +1,14 @@
-"""The `arena` command: play bots locally, check replays, measure the engine.
+"""The `arena` command: local play, replays and benchmarks, and a Moon Arena's client.
+
+The service commands (login, submit, status and the rest) live in bots/sdk/commands.py.
 
     arena games
     arena play --game moonrollers --games 100 heuristic random
-    arena replay match.json
+    arena replay match.json [--steps]        # or a match id at the arena, downloaded first
+    arena replay download MATCH [-o PATH]
     arena bench --game moonrollers --json
     arena bench-sandbox
+    arena login URL | submit | bots | status | matches | logs | challenge | tournament
 
 Errors a user can cause (unknown game, bad player count, broken bot file) end
 in one line on stderr and exit status 2, never a traceback.
@@ -27,6 +31,8 @@ from typing import Any
 
 import engine
 from bots.reference import builtin_names, builtin_path
+from bots.sdk import commands as service_commands
+from bots.sdk.client import ArenaClient, ClientError
 from bots.sdk.runner import BotLoadError, load_bot
 from bots.sdk.source import check_bot_file
 from workers.limits import Limits, LimitsError
@@ -231,13 +237,36 @@ def command_play(args: argparse.Namespace) -> int:
     return 0
 
 
-def command_replay(args: argparse.Namespace) -> int:
+def _replay_payload(target: str) -> Any:
+    """A saved replay file, or the replay of match `target` at the arena one is logged in to."""
+    path = Path(target)
+    if target.isdigit() and not path.exists():
+        return ArenaClient.from_credentials().replay(int(target))
     try:
-        payload = json.loads(Path(args.path).read_text())
+        return json.loads(path.read_text())
     except OSError as exc:
-        raise UsageError(f"cannot read {args.path}: {exc.strerror}") from None
+        raise UsageError(f"cannot read {target}: {exc.strerror}") from None
     except ValueError:
-        raise UsageError(f"{args.path} is not JSON") from None
+        raise UsageError(f"{target} is not JSON") from None
+
+
+def _print_steps(record: dict[str, Any]) -> None:
+    """Each recorded action with the seat that chose it, replayed by the engine."""
+    game = engine.get_game(record["game"])
+    state = game.new_state(record["players"], record["seed"], record["options"])
+    for index, action in enumerate(record["actions"]):
+        print(f"step {index}: seat {state.to_move()} plays {json.dumps(action)}")
+        state.apply(action)
+
+
+def command_replay(args: argparse.Namespace) -> int:
+    if args.target == "download":
+        if args.match is None or not args.match.isdigit():
+            raise UsageError("arena replay download MATCH: give the match id")
+        saved = service_commands.download_replay(int(args.match), args.output)
+        print(f"saved match {args.match}'s replay to {saved}")
+        return 0
+    payload = _replay_payload(args.target)
     records = payload if isinstance(payload, list) else [payload]
     failures = 0
     for index, record in enumerate(records):
@@ -249,6 +278,8 @@ def command_replay(args: argparse.Namespace) -> int:
             failures += 1
             continue
         result = state.result() if state.is_terminal() else None
+        if args.steps:
+            _print_steps(record)
         print(
             f"{label}reproduces: {record['game']} seed {record['seed']}, "
             f"{len(record['actions'])} actions, result {json.dumps(result)}"
@@ -353,9 +384,16 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("bots", nargs="+", metavar="BOT", help="built-in name or bot file")
     play.set_defaults(func=command_play)
 
-    replay = sub.add_parser("replay", help="check that a saved replay reproduces")
-    replay.add_argument("path")
+    replay = sub.add_parser(
+        "replay", help="replay a saved match or one at the arena; `replay download MATCH`"
+    )
+    replay.add_argument("target", help="a replay file, a match id, or `download`")
+    replay.add_argument("match", nargs="?", help="with `download`: the match id")
+    replay.add_argument("-o", "--output", help="with `download`: where to save it")
+    replay.add_argument("--steps", action="store_true", help="print every step")
     replay.set_defaults(func=command_replay)
+
+    service_commands.add_commands(sub)
 
     bench = sub.add_parser("bench", help="random playouts per second, in-process")
     bench.add_argument("--game", required=True)
@@ -385,6 +423,9 @@ def main(argv: list[str] | None = None) -> int:
     except json.JSONDecodeError as exc:
         print(f"arena: error: --options is not valid JSON: {exc}", file=sys.stderr)
         return 2
+    except ClientError as exc:
+        print(f"arena: error: {exc}", file=sys.stderr)
+        return exc.exit_code
     except KeyboardInterrupt:
         print("arena: interrupted", file=sys.stderr)
         return 130

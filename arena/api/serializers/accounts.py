@@ -93,6 +93,11 @@ class TokenSerializer(serializers.Serializer):
     token = serializers.CharField(help_text='send it as the header "Authorization: Token <key>"')
 
 
+class VersionSerializer(serializers.Serializer):
+    protocol = serializers.IntegerField(help_text="the bot protocol version the arena speaks")
+    oldest_sdk = serializers.CharField(help_text="the oldest `arena` SDK the arena accepts")
+
+
 # --- games ----------------------------------------------------------------------------------
 
 
