@@ -79,16 +79,20 @@ def resolve_bot(spec: str, game: str) -> BotEntry:
     path = builtin_path(spec, game)
     if path is not None:
         return BotEntry(spec, path, builtin=True)
-    candidate = Path(spec)
+    label, candidate = spec, Path(spec)
+    if spec.startswith("arena:"):
+        label, candidate = service_commands.fetch_bot(spec)
     if candidate.is_file():
         try:
             # Parsed, not loaded: loading runs the file's top level, here as the caller.
             check_bot_file(str(candidate))
         except BotLoadError as exc:
             raise UsageError(f"bot {spec}: {exc}") from None
-        return BotEntry(candidate.name, candidate, builtin=False)
+        return BotEntry(label if label != spec else candidate.name, candidate, builtin=False)
     known = ", ".join(builtin_names(game))
-    raise UsageError(f"bot {spec!r} is neither a built-in ({known}) nor a readable file")
+    raise UsageError(
+        f"bot {spec!r} is neither a built-in ({known}), a readable file nor arena:YOUR_BOT[@N]"
+    )
 
 
 def make_bot(entry: BotEntry, isolation: str, limits: Limits, matches: int) -> Bot:
@@ -147,6 +151,18 @@ class Progress:
         sys.stderr.flush()
 
 
+def _show_stderr(spec: SetMatch, outcome: Any, entries: list[BotEntry]) -> None:
+    """What each bot process wrote to stderr in a set, each line marked with its bot.
+
+    One process plays a set's games, so its stderr is the set's: shown once per set.
+    (Built-in bots play in this process and write to this terminal directly.)
+    """
+    for seat, entry_index in enumerate(spec.seats):
+        text = outcome.stderr[seat] if seat < len(outcome.stderr) else ""
+        for line in (text or "").splitlines():
+            print(f"[{entries[entry_index].label}] {line}", file=sys.stderr)
+
+
 def command_play(args: argparse.Namespace) -> int:
     game = engine.get_game(args.game)
     game.check_players(len(args.bots))
@@ -155,6 +171,8 @@ def command_play(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise UsageError("--games must be at least 1")
     limits = Limits(move_seconds=args.move_seconds)
+    if args.sandbox:
+        args.isolation = "sandbox"
     entries = [resolve_bot(spec, game.name) for spec in args.bots]
     check_isolation(entries, args.isolation)
     if args.isolation != "inprocess":
@@ -182,7 +200,10 @@ def command_play(args: argparse.Namespace) -> int:
             for index in indexes
         ]
         bots = [make_bot(entry, args.isolation, limits, len(specs)) for entry in entries]
-        for spec, outcome in zip(specs, play_set(game.name, specs, bots), strict=True):
+        outcomes = play_set(game.name, specs, bots)
+        if not args.hide_stderr:
+            _show_stderr(specs[0], outcomes[0], entries)
+        for spec, outcome in zip(specs, outcomes, strict=True):
             decisions += outcome.decisions
             succeeded = outcome.result.get("outcome") == "success"
             team_successes += succeeded
@@ -196,6 +217,11 @@ def command_play(args: argparse.Namespace) -> int:
                 if seat in outcome.forfeits:
                     entry.forfeits += 1
                     entry.last_forfeit = outcome.forfeits[seat]
+                    print(
+                        f"game {spec.key}: {entry.label} (seat {seat}) forfeits: "
+                        f"{outcome.forfeits[seat]}",
+                        file=sys.stderr,
+                    )
             if args.save_replay:
                 records.append(outcome.record)
         progress.update(indexes[-1] + 1)
@@ -380,8 +406,19 @@ def build_parser() -> argparse.ArgumentParser:
         help="auto: built-in bots in-process, bot files in the sandbox; process and "
         "inprocess are for trusted bots only",
     )
+    play.add_argument(
+        "--sandbox", action="store_true", help="every bot in the arena's sandbox and limits"
+    )
+    play.add_argument(
+        "--hide-stderr", action="store_true", help="do not show what bot processes print"
+    )
     play.add_argument("--move-seconds", type=float, default=2.0)
-    play.add_argument("bots", nargs="+", metavar="BOT", help="built-in name or bot file")
+    play.add_argument(
+        "bots",
+        nargs="+",
+        metavar="BOT",
+        help="built-in name, bot file, or arena:BOT[@N] (your bot's version at the arena)",
+    )
     play.set_defaults(func=command_play)
 
     replay = sub.add_parser(

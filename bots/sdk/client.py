@@ -45,6 +45,12 @@ def config_dir() -> Path:
     return Path(base) / "moon-arena"
 
 
+def cache_dir() -> Path:
+    """Where downloaded bots are kept (`$XDG_CACHE_HOME/moon-arena`, `~/.cache/moon-arena`)."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "moon-arena"
+
+
 @dataclass(frozen=True)
 class Credentials:
     url: str
@@ -316,6 +322,12 @@ class ArenaClient:
             if isinstance(row, dict) and row.get("bot_id") == bot_id:
                 return row
         return None
+
+    def source(self, bot_id: int, number: int | None = None) -> bytes:
+        """The code of one of the user's own versions (the latest when `number` is None)."""
+        params = {"version": number} if number is not None else None
+        content = self.request("GET", f"/api/bots/{bot_id}/source/", params=params, raw=True)
+        return bytes(content)
 
     # ----- matches ---------------------------------------------------------------------
 

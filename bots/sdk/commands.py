@@ -24,7 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bots.sdk.client import ArenaClient, ClientError, Credentials
+from bots.sdk.client import ArenaClient, ClientError, Credentials, cache_dir
 
 POLL_SECONDS = 1.0
 # Bigger than any honest upload; the service has its own, smaller cap.
@@ -165,6 +165,7 @@ def command_submit(args: argparse.Namespace) -> int:
     client = ArenaClient.from_credentials()
     filename, content = _read_bot_file(args.bot_file)
     name = args.name or Path(args.bot_file).stem
+    client.check_version()
     client.check_game(args.game)
     mine = [bot for bot in client.my_bots() if bot["name"] == name]
     if mine:
@@ -329,6 +330,29 @@ def download_replay(match_id: int, path: str | None, quiet: bool = False) -> Pat
     except OSError as exc:
         raise ClientError(f"cannot write {target}: {exc.strerror}", 2) from None
     return target
+
+
+def fetch_bot(spec: str) -> tuple[str, Path]:
+    """`arena:BOT` or `arena:BOT@N` (one of your bots, by name or id; version N or the latest)
+    as a local file for `arena play`, kept in the user's cache folder; (label, path)."""
+    name, _, number = spec.removeprefix("arena:").partition("@")
+    if number and not number.isdigit():
+        raise ClientError(f"{spec}: the version after @ is a number", 2)
+    client = ArenaClient.from_credentials()
+    bot = client.find_bot(name)
+    versions = client.versions(bot["id"])
+    wanted = [v for v in versions if not number or v["number"] == int(number)]
+    if not wanted:
+        raise ClientError(f"bot {bot['name']!r} has no version {number}", 2)
+    version = _latest(wanted)
+    suffix = Path(version["filename"]).suffix or ".py"
+    cache = (
+        cache_dir() / "bots" / f"{bot['id']}-v{version['number']}-{version['sha256'][:12]}{suffix}"
+    )
+    if not cache.exists():
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        cache.write_bytes(client.source(bot["id"], version["number"]))
+    return f"{bot['name']} v{version['number']}", cache
 
 
 # ----- challenges and tournaments --------------------------------------------------------
