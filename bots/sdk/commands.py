@@ -439,11 +439,12 @@ def command_tournament(args: argparse.Namespace) -> int:
     )
     if args.action != "create":
         rows = [
-            [row.get("rank"), row.get("bot"), row.get("points", row.get("score")), row.get("games")]
-            for row in tournament.get("standings") or []
-        ]
+            [row.get("position", place), row.get("bot"), row.get("points"), row.get("matches"),
+             row.get("wins")]
+            for place, row in enumerate(tournament.get("standings") or [], start=1)
+        ]  # fmt: skip
         if rows:
-            print(_table(rows, ["rank", "bot", "points", "games"]))
+            print(_table(rows, ["rank", "bot", "points", "matches", "wins"]))
     return 0
 
 

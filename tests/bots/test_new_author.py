@@ -157,6 +157,29 @@ def test_a_new_author_goes_from_an_empty_folder_to_a_rated_bot(
     BENCH.parent.mkdir(parents=True, exist_ok=True)
     BENCH.write_text(json.dumps(times, indent=2) + "\n")
     print("new author, seconds per step:", json.dumps(times))
-    # The arena's answers are the service's own: a sanity look at the API directly.
-    with urllib.request.urlopen(f"{live_server.url}/api/version/") as reply:
-        assert json.loads(reply.read())["protocol"] == 1
+
+    # Beyond the first afternoon: version 2 against version 1, followed to its verdict.
+    step("submit v2", "submit", str(bot_file), "--game", "moonrollers", "--name", "ada-bot")
+    versions = json.loads(step("status v2", "status", "ada-bot", "--json").stdout)["versions"]
+    first, second = sorted(versions, key=lambda v: v["number"])
+    verdict = json.loads(
+        step("challenge", "challenge", str(second["id"]), str(first["id"]), "--max-games", "8",
+             "--follow", "--json").stdout
+    )  # fmt: skip
+    assert verdict["status"] in ("accepted", "rejected", "inconclusive")
+    assert verdict["games"] >= 2
+
+    # An organiser runs a small tournament from the command line and follows it.
+    User.objects.create_user("olga", password="moon-rover-42", is_staff=True)
+    env["ARENA_CONFIG_DIR"] = str(home / "olga")
+    step("organiser login", "login", live_server.url, "--username", "olga", "--password-stdin",
+         stdin="moon-rover-42\n")  # fmt: skip
+    bot_ids = [str(b.pk) for b in house.bots.all()] + [str(status["bot"]["id"])]
+    created = json.loads(
+        step("tournament", "tournament", "create", "--name", "Cup", "--game", "moonrollers",
+             "--bots", *bot_ids, "--start", "--json").stdout
+    )  # fmt: skip
+    followed = step("tournament follow", "tournament", "follow", str(created["id"]))
+    assert "finished" in followed.stdout and "rank" in followed.stdout
+    with urllib.request.urlopen(f"{live_server.url}/api/tournaments/{created['id']}/") as reply:
+        assert json.loads(reply.read())["status"] == "finished"
