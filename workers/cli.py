@@ -32,6 +32,7 @@ from typing import Any
 import engine
 from bots.reference import builtin_names, builtin_path
 from bots.sdk import commands as service_commands
+from bots.sdk import starters
 from bots.sdk.client import ArenaClient, ClientError
 from bots.sdk.runner import BotLoadError, load_bot
 from bots.sdk.source import check_bot_file
@@ -431,6 +432,7 @@ def build_parser() -> argparse.ArgumentParser:
     replay.set_defaults(func=command_replay)
 
     service_commands.add_commands(sub)
+    starters.add_command(sub)
 
     bench = sub.add_parser("bench", help="random playouts per second, in-process")
     bench.add_argument("--game", required=True)
@@ -453,7 +455,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return int(args.func(args))
+        # `handler` is what bots/sdk/starters registers; `func` everything else here.
+        command = getattr(args, "func", None) or args.handler
+        return int(command(args))
     except (UsageError, engine.EngineError, LimitsError) as exc:
         print(f"arena: error: {exc}", file=sys.stderr)
         return 2
@@ -463,6 +467,9 @@ def main(argv: list[str] | None = None) -> int:
     except ClientError as exc:
         print(f"arena: error: {exc}", file=sys.stderr)
         return exc.exit_code
+    except starters.StarterError as exc:
+        print(f"arena: error: {exc}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("arena: interrupted", file=sys.stderr)
         return 130
