@@ -34,6 +34,7 @@ from bots.reference import builtin_names, builtin_path
 from bots.sdk import commands as service_commands
 from bots.sdk import starters
 from bots.sdk.client import ArenaClient, ClientError
+from bots.sdk.commands import Waiting
 from bots.sdk.runner import BotLoadError, load_bot
 from bots.sdk.source import check_bot_file
 from workers.limits import Limits, LimitsError
@@ -132,26 +133,6 @@ def check_isolation(entries: list[BotEntry], isolation: str) -> None:
             raise UsageError(f"cannot run bots with isolation {kind}: {exc}{hint}") from None
 
 
-class Progress:
-    """A one-line progress bar on stderr, only when stderr is a terminal."""
-
-    def __init__(self, total: int) -> None:
-        self.total = total
-        self.enabled = total > 1 and sys.stderr.isatty()
-        self.last = 0.0
-
-    def update(self, done: int) -> None:
-        if not self.enabled or (time.monotonic() - self.last < 0.1 and done < self.total):
-            return
-        self.last = time.monotonic()
-        width = 30
-        filled = int(width * done / self.total)
-        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total}")
-        if done == self.total:
-            sys.stderr.write("\n")
-        sys.stderr.flush()
-
-
 def _show_stderr(spec: SetMatch, outcome: Any, entries: list[BotEntry]) -> None:
     """What each bot process wrote to stderr in a set, each line marked with its bot.
 
@@ -184,48 +165,48 @@ def command_play(args: argparse.Namespace) -> int:
     records = []
     decisions = 0
     team_successes = 0
-    progress = Progress(args.games)
     started = time.perf_counter()
     # Played as the arena plays sets: each bot one process for up to SET_SIZE games at a
     # time, the games interleaved; the seats rotate so each bot sits in each seat
     # equally often.
-    for first in range(0, args.games, SET_SIZE):
-        indexes = range(first, min(first + SET_SIZE, args.games))
-        specs = [
-            SetMatch(
-                key=index,
-                seed=args.seed + index,
-                seats=[(seat + index) % len(entries) for seat in range(len(entries))],
-                options=options,
-            )
-            for index in indexes
-        ]
-        bots = [make_bot(entry, args.isolation, limits, len(specs)) for entry in entries]
-        outcomes = play_set(game.name, specs, bots)
-        if not args.hide_stderr:
-            _show_stderr(specs[0], outcomes[0], entries)
-        for spec, outcome in zip(specs, outcomes, strict=True):
-            decisions += outcome.decisions
-            succeeded = outcome.result.get("outcome") == "success"
-            team_successes += succeeded
-            for seat, entry_index in enumerate(spec.seats):
-                entry = entries[entry_index]
-                entry.ranks.append(outcome.ranks[seat])
-                entry.wins += outcome.ranks[seat] == 1
-                score = outcome.scores[seat]
-                entry.scores.append(score if isinstance(score, int | float) else 0)
-                entry.successes += succeeded and seat not in outcome.forfeits
-                if seat in outcome.forfeits:
-                    entry.forfeits += 1
-                    entry.last_forfeit = outcome.forfeits[seat]
-                    print(
-                        f"game {spec.key}: {entry.label} (seat {seat}) forfeits: "
-                        f"{outcome.forfeits[seat]}",
-                        file=sys.stderr,
-                    )
-            if args.save_replay:
-                records.append(outcome.record)
-        progress.update(indexes[-1] + 1)
+    with Waiting(f"playing {game.name}", float(args.games), quiet=args.games < 2) as progress:
+        for first in range(0, args.games, SET_SIZE):
+            indexes = range(first, min(first + SET_SIZE, args.games))
+            specs = [
+                SetMatch(
+                    key=index,
+                    seed=args.seed + index,
+                    seats=[(seat + index) % len(entries) for seat in range(len(entries))],
+                    options=options,
+                )
+                for index in indexes
+            ]
+            bots = [make_bot(entry, args.isolation, limits, len(specs)) for entry in entries]
+            outcomes = play_set(game.name, specs, bots)
+            if not args.hide_stderr:
+                _show_stderr(specs[0], outcomes[0], entries)
+            for spec, outcome in zip(specs, outcomes, strict=True):
+                decisions += outcome.decisions
+                succeeded = outcome.result.get("outcome") == "success"
+                team_successes += succeeded
+                for seat, entry_index in enumerate(spec.seats):
+                    entry = entries[entry_index]
+                    entry.ranks.append(outcome.ranks[seat])
+                    entry.wins += outcome.ranks[seat] == 1
+                    score = outcome.scores[seat]
+                    entry.scores.append(score if isinstance(score, int | float) else 0)
+                    entry.successes += succeeded and seat not in outcome.forfeits
+                    if seat in outcome.forfeits:
+                        entry.forfeits += 1
+                        entry.last_forfeit = outcome.forfeits[seat]
+                        print(
+                            f"game {spec.key}: {entry.label} (seat {seat}) forfeits: "
+                            f"{outcome.forfeits[seat]}",
+                            file=sys.stderr,
+                        )
+                if args.save_replay:
+                    records.append(outcome.record)
+            progress.update(indexes[-1] + 1)
     seconds = time.perf_counter() - started
     if args.save_replay:
         payload = records[0] if len(records) == 1 else records

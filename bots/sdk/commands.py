@@ -59,12 +59,20 @@ class Waiting:
                 BarColumn,
                 MofNCompleteColumn,
                 Progress,
+                ProgressColumn,
                 SpinnerColumn,
                 TaskProgressColumn,
                 TimeElapsedColumn,
                 TimeRemainingColumn,
-                TransferSpeedColumn,
             )
+            from rich.text import Text
+
+            class Rate(ProgressColumn):
+                """Things done per second (rich's own speed column counts bytes)."""
+
+                def render(self, task: Any) -> Text:
+                    speed = task.finished_speed or task.speed
+                    return Text(f"{speed:.1f}/s" if speed else "–/s", style="progress.data.speed")
 
             columns: list[Any] = [SpinnerColumn(), "{task.description}"]
             if self.total:
@@ -72,7 +80,7 @@ class Waiting:
                     BarColumn(),
                     MofNCompleteColumn(),
                     TaskProgressColumn(),
-                    TransferSpeedColumn(),
+                    Rate(),
                     TimeRemainingColumn(),
                 ]
             else:
