@@ -354,9 +354,6 @@ class ArenaClient:
     def create_tournament(self, data: dict[str, Any]) -> dict[str, Any]:
         return self._object("POST", "/api/tournaments/", data=data)
 
-    def start_tournament(self, tournament_id: int) -> dict[str, Any]:
-        return self._object("POST", f"/api/tournaments/{tournament_id}/start/")
-
     def tournament(self, tournament_id: int) -> dict[str, Any]:
         return self._object("GET", f"/api/tournaments/{tournament_id}/")
 

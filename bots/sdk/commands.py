@@ -419,10 +419,9 @@ def command_tournament(args: argparse.Namespace) -> int:
             "players_per_match": args.players,
             "games_per_pairing": args.games_per_pairing,
         }
+        if args.start_at:
+            data["start_at"] = args.start_at
         tournament = client.create_tournament(data)
-        if args.start:
-            client.start_tournament(tournament["id"])
-            tournament = client.tournament(tournament["id"])
     else:
         tournament = client.tournament(args.id)
         if args.action == "follow":
@@ -512,7 +511,9 @@ def add_commands(sub: Any) -> None:
     create.add_argument("--bots", type=int, nargs="+", required=True, help="bot ids")
     create.add_argument("--players", type=int, default=2, help="players per match")
     create.add_argument("--games-per-pairing", type=int, default=1)
-    create.add_argument("--start", action="store_true", help="start it now")
+    create.add_argument(
+        "--start-at", metavar="TIME", help="ISO 8601 time to start at (default: at once)"
+    )
     follow = actions.add_parser("follow", help="wait for the end, with progress")
     standings = actions.add_parser("standings", help="the standings now")
     for action in (follow, standings):

@@ -177,7 +177,7 @@ def test_a_new_author_goes_from_an_empty_folder_to_a_rated_bot(
     bot_ids = [str(b.pk) for b in house.bots.all()] + [str(status["bot"]["id"])]
     created = json.loads(
         step("tournament", "tournament", "create", "--name", "Cup", "--game", "moonrollers",
-             "--bots", *bot_ids, "--start", "--json").stdout
+             "--bots", *bot_ids, "--json").stdout
     )  # fmt: skip
     followed = step("tournament follow", "tournament", "follow", str(created["id"]))
     assert "finished" in followed.stdout and "rank" in followed.stdout
