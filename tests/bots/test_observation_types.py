@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from types import ModuleType
 from typing import Any, Literal, NotRequired, TypedDict, get_args
 
@@ -20,6 +21,7 @@ import pytest
 import engine
 from bots.sdk.observations import conforms, moon_adventure, moon_bots, moonrakers, moonrollers
 
+ROOT = Path(__file__).resolve().parents[2]
 MODULES: dict[str, ModuleType] = {
     "moonrollers": moonrollers,
     "moonrakers": moonrakers,
@@ -248,3 +250,23 @@ def test_a_real_observation_with_a_wrong_field_fails() -> None:
 def test_an_unsupported_type_is_refused() -> None:
     with pytest.raises(TypeError):
         conforms((1, 2), tuple[int, int])
+
+
+# ----- the guide's typed bot ----------------------------------------------------------------
+
+
+def test_the_guides_typed_bot_passes_mypy_and_a_misspelt_key_does_not(tmp_path: Path) -> None:
+    from mypy import api
+
+    guide = (ROOT / "docs" / "bot-authors" / "sdk.md").read_text()
+    section = guide.split("## Types for observations and actions", 1)[1]
+    example = section.split("```python\n", 1)[1].split("```", 1)[0]
+    (tmp_path / "typed_bot.py").write_text(example)
+    (tmp_path / "misspelt_bot.py").write_text(example.replace('turn["pool"]', 'turn["poll"]'))
+    out, err, status = api.run(
+        ["--strict", "--cache-dir", str(tmp_path / "cache"), "--no-error-summary"]
+        + [str(tmp_path / "typed_bot.py"), str(tmp_path / "misspelt_bot.py")]
+    )
+    problems = out.strip().splitlines()
+    assert status == 1 and len(problems) == 1, out + err
+    assert "misspelt_bot.py" in problems[0] and 'has no key "poll"' in problems[0]
