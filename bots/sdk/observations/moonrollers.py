@@ -30,7 +30,7 @@ class Requirement(TypedDict):
     face: Face  # "wild" is a Wild (x2) requirement: any face, double prestige
     count: int  # dice needed (and the prestige it pays)
     hazard: bool  # completing it draws 2 hazard tokens, one is kept
-    x2: bool
+    x2: bool  # a Wild (x2) requirement
     token: int | None  # the seat whose token fills it, or None while open
 
 
