@@ -13,6 +13,7 @@ refused with a TypeError rather than guessed at.
 import functools
 import types
 import typing
+from collections.abc import Callable
 from typing import (
     Annotated,
     Any,
@@ -26,6 +27,10 @@ from typing import (
 
 MAX_PROBLEMS = 20
 
+# A check returns the problems of one value, each "<path below it>: <what is wrong>";
+# paths are put together on the way back up, so a value that conforms builds no string.
+Check = Callable[[object], list[str]]
+
 
 def conforms(value: object, expected: Any, where: str = "value") -> list[str]:
     """The ways `value` departs from the type `expected` (empty when it conforms).
@@ -33,72 +38,104 @@ def conforms(value: object, expected: Any, where: str = "value") -> list[str]:
     Each problem names its place, e.g. `value['turn']['pool']['wild']: expected int, got
     str '2'`. At most MAX_PROBLEMS are listed.
     """
-    return [where + problem for problem in _check(value, expected)[:MAX_PROBLEMS]]
-
-
-# A problem is "<path below the value checked>: <what is wrong>"; the path is put
-# together on the way back up, so a value that conforms costs no string building.
-def _check(value: object, expected: Any) -> list[str]:
-    if expected is Any or expected is object:
-        return []
-    if expected is None or expected is type(None):
-        return [] if value is None else [_wrong("null", value)]
-    if expected is int or expected is str or expected is bool:
-        return [] if type(value) is expected else [_wrong(expected.__name__, value)]
-    if expected is float:
-        return [] if type(value) in (int, float) else [_wrong("float", value)]
-    if typing.is_typeddict(expected):
-        return _check_typed_dict(value, expected)
-    origin = get_origin(expected)
-    if origin is Literal:
-        choices = get_args(expected)
-        # bool is an int in Python: compare types too so True never passes for 1.
-        if any(value == c and type(value) is type(c) for c in choices):
-            return []
-        return [f": expected one of {list(choices)!r}, got {_show(value)}"]
-    if origin is Union or origin is types.UnionType:
-        return _check_union(value, get_args(expected))
-    if origin is list:
-        if not isinstance(value, list):
-            return [_wrong("a list", value)]
-        (item,) = get_args(expected)
-        problems: list[str] = []
-        for index, element in enumerate(value):
-            problems += [f"[{index}]{p}" for p in _check(element, item)]
-            if len(problems) >= MAX_PROBLEMS:
-                break
-        return problems
-    if origin is dict:
-        if not isinstance(value, dict):
-            return [_wrong("an object", value)]
-        key_type, value_type = get_args(expected)
-        problems = []
-        for key, element in value.items():
-            problems += [f" key {key!r}{p}" for p in _check(key, key_type)]
-            problems += [f"[{key!r}]{p}" for p in _check(element, value_type)]
-        return problems
-    raise TypeError(f"conforms cannot check against {expected!r}")
-
-
-def _check_typed_dict(value: object, expected: Any) -> list[str]:
-    if not isinstance(value, dict):
-        return [_wrong(f"an object ({expected.__name__})", value)]
-    hints, required = _fields(expected)
-    problems = [f": missing key {k!r}" for k in sorted(required - value.keys())]
-    problems += [f": unexpected key {k!r}" for k in sorted(value.keys() - hints.keys(), key=str)]
-    for key, element in value.items():
-        if key in hints:
-            problems += [f"[{key!r}]{p}" for p in _check(element, hints[key])]
-    return problems
+    return [where + problem for problem in _compile(expected)(value)[:MAX_PROBLEMS]]
 
 
 @functools.cache
-def _fields(typed_dict: Any) -> tuple[dict[str, Any], frozenset[str]]:
-    """A TypedDict's value type per key, and its required keys."""
-    hints = typing.get_type_hints(typed_dict, include_extras=True)
+def _compile(expected: Any) -> Check:
+    """The check for a type, made once per type (reading a type is slow; checking is not)."""
+    if expected is Any or expected is object:
+        return lambda value: []
+    if expected is None or expected is type(None):
+        return lambda value: [] if value is None else [_wrong("null", value)]
+    if expected in (int, str, bool):
+        # Exact types: bool is an int in Python, and True is no count.
+        return lambda value: [] if type(value) is expected else [_wrong(expected.__name__, value)]
+    if expected is float:
+        return lambda value: [] if type(value) in (int, float) else [_wrong("float", value)]
+    if typing.is_typeddict(expected):
+        return _typed_dict(expected)
+    origin, args = get_origin(expected), get_args(expected)
+    if origin is Literal:
+        return _literal(args)
+    if origin is Union or origin is types.UnionType:
+        return _union(args)
+    if origin is list:
+        return _list(_compile(args[0]))
+    if origin is dict:
+        return _dict(_compile(args[0]), _compile(args[1]))
+    raise TypeError(f"conforms cannot check against {expected!r}")
+
+
+def _literal(choices: tuple[Any, ...]) -> Check:
+    # Compare types too, so True never passes for 1.
+    allowed = {(type(c), c) for c in choices}
+
+    def check(value: object) -> list[str]:
+        if isinstance(value, str | int) and (type(value), value) in allowed:
+            return []
+        return [f": expected one of {list(choices)!r}, got {_show(value)}"]
+
+    return check
+
+
+def _union(alternatives: tuple[Any, ...]) -> Check:
+    checks = [_compile(a) for a in alternatives]
+    of_objects = any(typing.is_typeddict(a) for a in alternatives)
+    names = " | ".join(_name(a) for a in alternatives)
+
+    def check(value: object) -> list[str]:
+        best: list[str] | None = None
+        for alternative in checks:
+            problems = alternative(value)
+            if not problems:
+                return []
+            if best is None or len(problems) < len(best):
+                best = problems
+        if of_objects and isinstance(value, dict) and best:
+            # An object near one of several object types: the problems of the closest
+            # say more than "none of these".
+            return best
+        return [f": expected {names}, got {_show(value)}"]
+
+    return check
+
+
+def _list(item: Check) -> Check:
+    def check(value: object) -> list[str]:
+        if not isinstance(value, list):
+            return [_wrong("a list", value)]
+        problems: list[str] = []
+        for index, element in enumerate(value):
+            found = item(element)
+            if found:
+                problems += [f"[{index}]{p}" for p in found]
+                if len(problems) >= MAX_PROBLEMS:
+                    break
+        return problems
+
+    return check
+
+
+def _dict(key_check: Check, value_check: Check) -> Check:
+    def check(value: object) -> list[str]:
+        if not isinstance(value, dict):
+            return [_wrong("an object", value)]
+        problems = []
+        for key, element in value.items():
+            problems += [f" key {key!r}{p}" for p in key_check(key)]
+            problems += [f"[{key!r}]{p}" for p in value_check(element)]
+        return problems
+
+    return check
+
+
+def _typed_dict(expected: Any) -> Check:
+    hints = typing.get_type_hints(expected, include_extras=True)
     # __required_keys__ misses NotRequired[...] written as a string (`from __future__
     # import annotations`) before Python 3.12, so the wrappers are read here as well.
-    required = set(typed_dict.__required_keys__)
+    required = set(expected.__required_keys__)
+    fields: dict[str, Check] = {}
     for key, hint in hints.items():
         while get_origin(hint) in (NotRequired, Required, Annotated):
             if get_origin(hint) is NotRequired:
@@ -106,24 +143,26 @@ def _fields(typed_dict: Any) -> tuple[dict[str, Any], frozenset[str]]:
             elif get_origin(hint) is Required:
                 required.add(key)
             hint = get_args(hint)[0]
-        hints[key] = hint
-    return hints, frozenset(required)
+        fields[key] = _compile(hint)
+    what = f"an object ({expected.__name__})"
 
+    def check(value: object) -> list[str]:
+        if not isinstance(value, dict):
+            return [_wrong(what, value)]
+        problems = []
+        if not required <= value.keys():
+            problems += [f": missing key {k!r}" for k in sorted(required - value.keys())]
+        for key, element in value.items():
+            field = fields.get(key)
+            if field is None:
+                problems.append(f": unexpected key {key!r}")
+            else:
+                found = field(element)
+                if found:
+                    problems += [f"[{key!r}]{p}" for p in found]
+        return problems
 
-def _check_union(value: object, alternatives: tuple[Any, ...]) -> list[str]:
-    best: list[str] | None = None
-    for alternative in alternatives:
-        problems = _check(value, alternative)
-        if not problems:
-            return []
-        if best is None or len(problems) < len(best):
-            best = problems
-    if isinstance(value, dict) and any(typing.is_typeddict(a) for a in alternatives):
-        # An object near one of several object types: its own problems say more than
-        # "none of these" (the fewest problems mark the alternative meant).
-        return best or []
-    names = " | ".join(_name(a) for a in alternatives)
-    return [f": expected {names}, got {_show(value)}"]
+    return check
 
 
 def _name(tp: Any) -> str:
