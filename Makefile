@@ -3,7 +3,7 @@
 VENV ?= .venv
 PYTHON ?= python3
 
-.PHONY: install run test test-all test-faults soak lint format bench docs clean
+.PHONY: install run test test-all test-faults soak lint format bench bench-new-author sdk docs clean
 
 $(VENV)/.installed: pyproject.toml scripts/bootstrap.sh
 	PYTHON=$(PYTHON) VENV=$(VENV) bash scripts/bootstrap.sh
@@ -46,8 +46,16 @@ bench: install
 		$(VENV)/bin/arena bench --game $$game --json; \
 	done
 
+# The bot authors' wheel, dist/moon_arena_sdk-<version>-py3-none-any.whl (scripts/build_sdk.py).
+sdk: install
+	$(VENV)/bin/python scripts/build_sdk.py --out dist
+
+# A new author's scripted run against a real service, timed per step (var/bench/new_author.json).
+bench-new-author: install
+	PYTEST_MARKERS= VENV=$(VENV) bash scripts/test.sh tests/bots/test_new_author.py -k empty_folder -s
+
 clean:
-	rm -rf $(VENV) var build *.egg-info
+	rm -rf $(VENV) var build dist *.egg-info
 
 # The guide (docs/, mkdocs.yml), served with live reload on http://127.0.0.1:8001/.
 # tests/docs/test_guide.py builds it with --strict as part of make test.

@@ -24,7 +24,7 @@ import engine  # noqa: E402
 EXAMPLES_DIR = Path(__file__).resolve().parents[1] / "docs" / "bot-authors" / "games" / "examples"
 # game: (players, random moves before the example), chosen to show a typical decision.
 EXAMPLES = {
-    "moonrollers": (2, 6),
+    "moonrollers": (2, 17),
     "moonrakers": (2, 13),
     "moon_bots": (2, 6),
     "moon_adventure": (2, 15),

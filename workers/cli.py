@@ -1,10 +1,14 @@
-"""The `arena` command: play bots locally, check replays, measure the engine.
+"""The `arena` command: local play, replays and benchmarks, and a Moon Arena's client.
+
+The service commands (login, submit, status and the rest) live in bots/sdk/commands.py.
 
     arena games
     arena play --game moonrollers --games 100 heuristic random
-    arena replay match.json
+    arena replay match.json [--steps]        # or a match id at the arena, downloaded first
+    arena replay download MATCH [-o PATH]
     arena bench --game moonrollers --json
     arena bench-sandbox
+    arena login URL | submit | bots | status | matches | logs | challenge | tournament
 
 Errors a user can cause (unknown game, bad player count, broken bot file) end
 in one line on stderr and exit status 2, never a traceback.
@@ -27,6 +31,10 @@ from typing import Any
 
 import engine
 from bots.reference import builtin_names, builtin_path
+from bots.sdk import commands as service_commands
+from bots.sdk import starters
+from bots.sdk.client import ArenaClient, ClientError
+from bots.sdk.commands import Waiting
 from bots.sdk.runner import BotLoadError, load_bot
 from bots.sdk.source import check_bot_file
 from workers.limits import Limits, LimitsError
@@ -73,16 +81,20 @@ def resolve_bot(spec: str, game: str) -> BotEntry:
     path = builtin_path(spec, game)
     if path is not None:
         return BotEntry(spec, path, builtin=True)
-    candidate = Path(spec)
+    label, candidate = spec, Path(spec)
+    if spec.startswith("arena:"):
+        label, candidate = service_commands.fetch_bot(spec)
     if candidate.is_file():
         try:
             # Parsed, not loaded: loading runs the file's top level, here as the caller.
             check_bot_file(str(candidate))
         except BotLoadError as exc:
             raise UsageError(f"bot {spec}: {exc}") from None
-        return BotEntry(candidate.name, candidate, builtin=False)
+        return BotEntry(label if label != spec else candidate.name, candidate, builtin=False)
     known = ", ".join(builtin_names(game))
-    raise UsageError(f"bot {spec!r} is neither a built-in ({known}) nor a readable file")
+    raise UsageError(
+        f"bot {spec!r} is neither a built-in ({known}), a readable file nor arena:YOUR_BOT[@N]"
+    )
 
 
 def make_bot(entry: BotEntry, isolation: str, limits: Limits, matches: int) -> Bot:
@@ -121,24 +133,16 @@ def check_isolation(entries: list[BotEntry], isolation: str) -> None:
             raise UsageError(f"cannot run bots with isolation {kind}: {exc}{hint}") from None
 
 
-class Progress:
-    """A one-line progress bar on stderr, only when stderr is a terminal."""
+def _show_stderr(spec: SetMatch, outcome: Any, entries: list[BotEntry]) -> None:
+    """What each bot process wrote to stderr in a set, each line marked with its bot.
 
-    def __init__(self, total: int) -> None:
-        self.total = total
-        self.enabled = total > 1 and sys.stderr.isatty()
-        self.last = 0.0
-
-    def update(self, done: int) -> None:
-        if not self.enabled or (time.monotonic() - self.last < 0.1 and done < self.total):
-            return
-        self.last = time.monotonic()
-        width = 30
-        filled = int(width * done / self.total)
-        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total}")
-        if done == self.total:
-            sys.stderr.write("\n")
-        sys.stderr.flush()
+    One process plays a set's games, so its stderr is the set's: shown once per set.
+    (Built-in bots play in this process and write to this terminal directly.)
+    """
+    for seat, entry_index in enumerate(spec.seats):
+        text = outcome.stderr[seat] if seat < len(outcome.stderr) else ""
+        for line in (text or "").splitlines():
+            print(f"[{entries[entry_index].label}] {line}", file=sys.stderr)
 
 
 def command_play(args: argparse.Namespace) -> int:
@@ -149,6 +153,8 @@ def command_play(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise UsageError("--games must be at least 1")
     limits = Limits(move_seconds=args.move_seconds)
+    if args.sandbox:
+        args.isolation = "sandbox"
     entries = [resolve_bot(spec, game.name) for spec in args.bots]
     check_isolation(entries, args.isolation)
     if args.isolation != "inprocess":
@@ -159,40 +165,48 @@ def command_play(args: argparse.Namespace) -> int:
     records = []
     decisions = 0
     team_successes = 0
-    progress = Progress(args.games)
     started = time.perf_counter()
     # Played as the arena plays sets: each bot one process for up to SET_SIZE games at a
     # time, the games interleaved; the seats rotate so each bot sits in each seat
     # equally often.
-    for first in range(0, args.games, SET_SIZE):
-        indexes = range(first, min(first + SET_SIZE, args.games))
-        specs = [
-            SetMatch(
-                key=index,
-                seed=args.seed + index,
-                seats=[(seat + index) % len(entries) for seat in range(len(entries))],
-                options=options,
-            )
-            for index in indexes
-        ]
-        bots = [make_bot(entry, args.isolation, limits, len(specs)) for entry in entries]
-        for spec, outcome in zip(specs, play_set(game.name, specs, bots), strict=True):
-            decisions += outcome.decisions
-            succeeded = outcome.result.get("outcome") == "success"
-            team_successes += succeeded
-            for seat, entry_index in enumerate(spec.seats):
-                entry = entries[entry_index]
-                entry.ranks.append(outcome.ranks[seat])
-                entry.wins += outcome.ranks[seat] == 1
-                score = outcome.scores[seat]
-                entry.scores.append(score if isinstance(score, int | float) else 0)
-                entry.successes += succeeded and seat not in outcome.forfeits
-                if seat in outcome.forfeits:
-                    entry.forfeits += 1
-                    entry.last_forfeit = outcome.forfeits[seat]
-            if args.save_replay:
-                records.append(outcome.record)
-        progress.update(indexes[-1] + 1)
+    with Waiting(f"playing {game.name}", float(args.games), quiet=args.games < 2) as progress:
+        for first in range(0, args.games, SET_SIZE):
+            indexes = range(first, min(first + SET_SIZE, args.games))
+            specs = [
+                SetMatch(
+                    key=index,
+                    seed=args.seed + index,
+                    seats=[(seat + index) % len(entries) for seat in range(len(entries))],
+                    options=options,
+                )
+                for index in indexes
+            ]
+            bots = [make_bot(entry, args.isolation, limits, len(specs)) for entry in entries]
+            outcomes = play_set(game.name, specs, bots)
+            if not args.hide_stderr:
+                _show_stderr(specs[0], outcomes[0], entries)
+            for spec, outcome in zip(specs, outcomes, strict=True):
+                decisions += outcome.decisions
+                succeeded = outcome.result.get("outcome") == "success"
+                team_successes += succeeded
+                for seat, entry_index in enumerate(spec.seats):
+                    entry = entries[entry_index]
+                    entry.ranks.append(outcome.ranks[seat])
+                    entry.wins += outcome.ranks[seat] == 1
+                    score = outcome.scores[seat]
+                    entry.scores.append(score if isinstance(score, int | float) else 0)
+                    entry.successes += succeeded and seat not in outcome.forfeits
+                    if seat in outcome.forfeits:
+                        entry.forfeits += 1
+                        entry.last_forfeit = outcome.forfeits[seat]
+                        print(
+                            f"game {spec.key}: {entry.label} (seat {seat}) forfeits: "
+                            f"{outcome.forfeits[seat]}",
+                            file=sys.stderr,
+                        )
+                if args.save_replay:
+                    records.append(outcome.record)
+            progress.update(indexes[-1] + 1)
     seconds = time.perf_counter() - started
     if args.save_replay:
         payload = records[0] if len(records) == 1 else records
@@ -231,13 +245,36 @@ def command_play(args: argparse.Namespace) -> int:
     return 0
 
 
-def command_replay(args: argparse.Namespace) -> int:
+def _replay_payload(target: str) -> Any:
+    """A saved replay file, or the replay of match `target` at the arena one is logged in to."""
+    path = Path(target)
+    if target.isdigit() and not path.exists():
+        return ArenaClient.from_credentials().replay(int(target))
     try:
-        payload = json.loads(Path(args.path).read_text())
+        return json.loads(path.read_text())
     except OSError as exc:
-        raise UsageError(f"cannot read {args.path}: {exc.strerror}") from None
+        raise UsageError(f"cannot read {target}: {exc.strerror}") from None
     except ValueError:
-        raise UsageError(f"{args.path} is not JSON") from None
+        raise UsageError(f"{target} is not JSON") from None
+
+
+def _print_steps(record: dict[str, Any]) -> None:
+    """Each recorded action with the seat that chose it, replayed by the engine."""
+    game = engine.get_game(record["game"])
+    state = game.new_state(record["players"], record["seed"], record["options"])
+    for index, action in enumerate(record["actions"]):
+        print(f"step {index}: seat {state.to_move()} plays {json.dumps(action)}")
+        state.apply(action)
+
+
+def command_replay(args: argparse.Namespace) -> int:
+    if args.target == "download":
+        if args.match is None or not args.match.isdigit():
+            raise UsageError("arena replay download MATCH: give the match id")
+        saved = service_commands.download_replay(int(args.match), args.output)
+        print(f"saved match {args.match}'s replay to {saved}")
+        return 0
+    payload = _replay_payload(args.target)
     records = payload if isinstance(payload, list) else [payload]
     failures = 0
     for index, record in enumerate(records):
@@ -249,6 +286,8 @@ def command_replay(args: argparse.Namespace) -> int:
             failures += 1
             continue
         result = state.result() if state.is_terminal() else None
+        if args.steps:
+            _print_steps(record)
         print(
             f"{label}reproduces: {record['game']} seed {record['seed']}, "
             f"{len(record['actions'])} actions, result {json.dumps(result)}"
@@ -349,13 +388,32 @@ def build_parser() -> argparse.ArgumentParser:
         help="auto: built-in bots in-process, bot files in the sandbox; process and "
         "inprocess are for trusted bots only",
     )
+    play.add_argument(
+        "--sandbox", action="store_true", help="every bot in the arena's sandbox and limits"
+    )
+    play.add_argument(
+        "--hide-stderr", action="store_true", help="do not show what bot processes print"
+    )
     play.add_argument("--move-seconds", type=float, default=2.0)
-    play.add_argument("bots", nargs="+", metavar="BOT", help="built-in name or bot file")
+    play.add_argument(
+        "bots",
+        nargs="+",
+        metavar="BOT",
+        help="built-in name, bot file, or arena:BOT[@N] (your bot's version at the arena)",
+    )
     play.set_defaults(func=command_play)
 
-    replay = sub.add_parser("replay", help="check that a saved replay reproduces")
-    replay.add_argument("path")
+    replay = sub.add_parser(
+        "replay", help="replay a saved match or one at the arena; `replay download MATCH`"
+    )
+    replay.add_argument("target", help="a replay file, a match id, or `download`")
+    replay.add_argument("match", nargs="?", help="with `download`: the match id")
+    replay.add_argument("-o", "--output", help="with `download`: where to save it")
+    replay.add_argument("--steps", action="store_true", help="print every step")
     replay.set_defaults(func=command_replay)
+
+    service_commands.add_commands(sub)
+    starters.add_command(sub)
 
     bench = sub.add_parser("bench", help="random playouts per second, in-process")
     bench.add_argument("--game", required=True)
@@ -378,12 +436,20 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return int(args.func(args))
+        # `handler` is what bots/sdk/starters registers; `func` everything else here.
+        command = getattr(args, "func", None) or args.handler
+        return int(command(args))
     except (UsageError, engine.EngineError, LimitsError) as exc:
         print(f"arena: error: {exc}", file=sys.stderr)
         return 2
     except json.JSONDecodeError as exc:
         print(f"arena: error: --options is not valid JSON: {exc}", file=sys.stderr)
+        return 2
+    except ClientError as exc:
+        print(f"arena: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except starters.StarterError as exc:
+        print(f"arena: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("arena: interrupted", file=sys.stderr)

@@ -21,5 +21,6 @@ urlpatterns = [
     path("users/", views.RegisterView.as_view(), name="user-register"),
     path("users/me/", views.MeView.as_view(), name="user-me"),
     path("token/", views.TokenView.as_view(), name="token"),
+    path("version/", views.VersionView.as_view(), name="version"),
     *router.urls,
 ]

@@ -111,6 +111,11 @@ class ApiTokenCreateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=64, help_text="what the token is for: laptop, ci")
 
 
+class VersionSerializer(serializers.Serializer):
+    protocol = serializers.IntegerField(help_text="the bot protocol version the arena speaks")
+    oldest_sdk = serializers.CharField(help_text="the oldest `arena` SDK the arena accepts")
+
+
 # --- games ----------------------------------------------------------------------------------
 
 

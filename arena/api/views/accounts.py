@@ -82,6 +82,26 @@ class ApiTokenViewSet(mixins.ListModelMixin, mixins.DestroyModelMixin, viewsets.
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
+# The bot protocol the arena speaks and the oldest `arena` SDK it accepts: the SDK checks
+# them before it logs in or uploads (bots/sdk/client.py keeps its own side of the pair).
+PROTOCOL_VERSION = 1
+OLDEST_SDK = "0.2.0"
+
+
+@extend_schema(
+    tags=["accounts"],
+    summary="The bot protocol version and the oldest SDK this arena accepts",
+    responses=s.VersionSerializer,
+)
+class VersionView(generics.GenericAPIView):
+    permission_classes = [permissions.AllowAny]
+    authentication_classes: list = []
+    serializer_class = s.VersionSerializer
+
+    def get(self, request):
+        return Response({"protocol": PROTOCOL_VERSION, "oldest_sdk": OLDEST_SDK})
+
+
 # --- games ----------------------------------------------------------------------------------
 
 
