@@ -29,9 +29,9 @@ import engine
 from bots.reference import builtin_names, builtin_path
 from bots.sdk.runner import BotLoadError, load_bot
 from bots.sdk.source import check_bot_file
-from workers.limits import Limits, LimitsError
-from workers.players import Bot, BotProcess, InProcessBot
-from workers.referee import SetMatch, play_set
+from workers.play.players import Bot, BotProcess, InProcessBot
+from workers.play.referee import SetMatch, play_set
+from workers.sandbox.limits import Limits, LimitsError
 
 # Games per set in `arena play` (as workers play sets: ARENA_SET_MAX_MATCHES).
 SET_SIZE = 16
@@ -96,7 +96,7 @@ def make_bot(entry: BotEntry, isolation: str, limits: Limits, matches: int) -> B
             return InProcessBot(load_bot(str(entry.path)))
         except BotLoadError as exc:
             raise UsageError(f"bot {entry.label}: {exc}") from None
-    from workers.isolation import get_launcher
+    from workers.sandbox.isolation import get_launcher
 
     launcher = get_launcher(kind)
     return BotProcess(launcher.launch(entry.path, limits), limits, matches)
@@ -107,7 +107,7 @@ def check_isolation(entries: list[BotEntry], isolation: str) -> None:
         isolation if isolation != "auto" else ("inprocess" if e.builtin else "sandbox")
         for e in entries
     }
-    from workers.isolation import get_launcher
+    from workers.sandbox.isolation import get_launcher
 
     for kind in kinds - {"inprocess"}:
         try:
@@ -153,7 +153,7 @@ def command_play(args: argparse.Namespace) -> int:
     check_isolation(entries, args.isolation)
     if args.isolation != "inprocess":
         # Bot processes then share this CPU and each move skips a cross-CPU wake-up.
-        from workers.affinity import pin_to_one_cpu
+        from workers.node.affinity import pin_to_one_cpu
 
         pin_to_one_cpu()
     records = []
@@ -321,7 +321,7 @@ def command_games(args: argparse.Namespace) -> int:
 
 def command_bench_sandbox(args: argparse.Namespace) -> int:
     try:
-        from workers.bench_sandbox import main as bench_main
+        from workers.bench.sandbox import main as bench_main
     except ImportError as exc:
         raise UsageError(f"the sandbox benchmark is not available: {exc}") from None
     return int(bench_main(args.rest) or 0)
@@ -373,7 +373,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["bench-sandbox"]:
-        # Its options belong to workers.bench_sandbox; pass them through untouched.
+        # Its options belong to workers.bench.sandbox; pass them through untouched.
         argv = ["bench-sandbox", "--", *argv[1:]]
     parser = build_parser()
     args = parser.parse_args(argv)

@@ -2,9 +2,9 @@
 
 Celery replaces a pool process once it has run `worker_max_tasks_per_child` tasks. Two
 things left zombies for seconds, which the soak's leak check counted: the process's
-zygote lanes (workers/zygote_lanes.py), left open, outlived it under the worker's main
+zygote lanes (workers/sandbox/zygote_lanes.py), left open, outlived it under the worker's main
 process until its watch reaped them; and Celery sometimes looked for the ended process
-a moment too early and then not again for 5 s (workers/pool.py). Here a worker
+a moment too early and then not again for 5 s (workers/node/pool.py). Here a worker
 recycles a pool process every two matches while the test looks for leftovers the way
 the soak does: a zombie in the worker's tree, or of a sandbox uid anywhere, still there
 a second later.
@@ -23,7 +23,7 @@ from tests.workers.pipeline.conftest import wait_for_matches
 from tests.workers.pipeline.test_faults import make_matches
 from tests.workers.pipeline.test_health_truth import _pool
 from workers import tasks
-from workers.heartbeat import sandbox_uids
+from workers.node.heartbeat import sandbox_uids
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 

@@ -4,7 +4,7 @@ It plays the same N matches (same game, seeds, seatings and reference bots, the
 same launcher starting the same bot processes) twice, on the same number of
 processes:
 
-* referee: a pool of C processes calling `workers.referee.play_match` directly;
+* referee: a pool of C processes calling `workers.play.referee.play_match` directly;
 * pipeline: C real Celery worker processes (`celery -A workers worker -c C`)
   fed through the configured broker, claiming each match in the configured
   database, playing it and committing its result and Elo ratings.
@@ -52,14 +52,14 @@ from arena.bench.cpu import (
     process_cpu,
 )
 from arena.models import Bot, Match, MatchSeat
-from workers.bench_referee_pool import (
+from workers.bench.referee_pool import (
     pool_finish,
     pool_init,
     pool_play,
     pool_play_set,
     pool_warm,
 )
-from workers.cgroups import BotCgroup, CgroupManager
+from workers.sandbox.cgroups import BotCgroup, CgroupManager
 
 REFERENCE = Path(__file__).resolve().parents[3] / "bots" / "reference"
 BENCH_OWNER = "arena-bench"
@@ -82,7 +82,7 @@ def seating(index: int, names: list[str], players: int) -> list[str]:
 
 def lanes_cpu_seconds() -> float:
     """CPU time used so far by every live zygote lane's group on this host (`lane-<uid>`,
-    workers/zygote_lanes.py): the zygotes and the bots they ran. The bench adds it to its
+    workers/sandbox/zygote_lanes.py): the zygotes and the bots they ran. The bench adds it to its
     processes' own, since a lane's bot is no child of theirs. The empty groups a dead
     worker's lanes left behind are not counted: the next lane on that uid makes its group
     anew, from zero."""
@@ -296,7 +296,7 @@ class Command(BaseCommand):
         external: bool = False,
     ) -> dict[str, Any]:
         from workers.celery import app
-        from workers.routing import TOURNAMENT, queue_name
+        from workers.queue.routing import TOURNAMENT, queue_name
         from workers.tasks import run_match
 
         queue = queue_name(TOURNAMENT) if external else f"arena-bench-{uuid.uuid4().hex[:8]}"
