@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import sys
 import time
 from dataclasses import dataclass, field
@@ -29,6 +28,7 @@ import engine
 from bots.reference import builtin_names, builtin_path
 from bots.sdk.runner import BotLoadError, load_bot
 from bots.sdk.source import check_bot_file
+from workers.bench import playouts
 from workers.play.players import Bot, BotProcess, InProcessBot
 from workers.play.referee import SetMatch, play_set
 from workers.sandbox.limits import Limits, LimitsError
@@ -256,52 +256,9 @@ def command_replay(args: argparse.Namespace) -> int:
     return 1 if failures else 0
 
 
-def bench_playouts(game: engine.Game, players: int, seconds: float, seed: int) -> dict[str, Any]:
-    rng = random.Random(seed)
-    games = decisions = 0
-    started = time.perf_counter()
-    deadline = started + seconds
-    while time.perf_counter() < deadline:
-        state = game.new_state(players, rng.randrange(1 << 30))
-        choice = rng.choice
-        while not state.is_terminal():
-            state.apply(choice(state.legal_actions()))
-            decisions += 1
-        games += 1
-    elapsed = time.perf_counter() - started
-    return {
-        "games": games,
-        "decisions": decisions,
-        "seconds": round(elapsed, 3),
-        "games_per_s": round(games / elapsed, 1),
-        "decisions_per_s": round(decisions / elapsed, 1),
-    }
-
-
 def command_bench(args: argparse.Namespace) -> int:
-    game = engine.get_game(args.game)
-    counts = {}
-    for players in range(game.min_players, game.max_players + 1):
-        counts[str(players)] = bench_playouts(game, players, args.seconds, args.seed)
-    total_decisions = sum(c["decisions"] for c in counts.values())
-    total_games = sum(c["games"] for c in counts.values())
-    total_seconds = sum(c["seconds"] for c in counts.values())
-    report = {
-        "game": game.name,
-        "rules_version": game.rules_version,
-        "python": sys.version.split()[0],
-        "players": counts,
-        "games_per_s": round(total_games / total_seconds, 1),
-        "decisions_per_s": round(total_decisions / total_seconds, 1),
-    }
-    if args.json:
-        print(json.dumps(report))
-        return 0
-    print(f"{game.name} random playouts, one core, {args.seconds:g}s per player count")
-    print(f"{'players':>7} {'games/s':>10} {'decisions/s':>12}")
-    for players, c in counts.items():
-        print(f"{players:>7} {c['games_per_s']:>10.1f} {c['decisions_per_s']:>12.0f}")
-    print(f"{'all':>7} {report['games_per_s']:>10.1f} {report['decisions_per_s']:>12.0f}")
+    report = playouts.measure(engine.get_game(args.game), args.seconds, args.seed)
+    print(json.dumps(report) if args.json else playouts.table(report, args.seconds))
     return 0
 
 

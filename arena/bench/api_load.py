@@ -62,7 +62,7 @@ def _loadavg() -> str:
     return " ".join(Path("/proc/loadavg").read_text().split()[:3])
 
 
-class Command(BaseCommand):
+class ApiLoadBench(BaseCommand):
     help = "The anonymous read mix against gunicorn at a set rate: latency, CPU, queries."
 
     def add_arguments(self, parser: CommandParser) -> None:

@@ -96,7 +96,7 @@ def _run_arrival(job: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-class Command(BaseCommand):
+class LadderBench(BaseCommand):
     help = (
         "Simulate the ladder against uniformly random tables and print how many matches each "
         "needs before the leaderboard's Spearman correlation with the true order stays >= 0.95."

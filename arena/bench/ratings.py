@@ -46,7 +46,7 @@ GAME = "bench-ratings"
 OWNER = "ratings-bench"
 
 
-class Command(BaseCommand):
+class RatingsBench(BaseCommand):
     help = "Time a whole-history refit of 5,000 bots and 1,000,000 multiplayer matches."
 
     def add_arguments(self, parser):

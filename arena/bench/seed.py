@@ -45,7 +45,7 @@ def template_records(seed: int = 1) -> list[tuple[int, int, int, str]]:
     return rows
 
 
-class Command(BaseCommand):
+class SeedBenchmark(BaseCommand):
     help = "Fill an empty PostgreSQL database with a production-sized arena (bulk SQL)."
 
     def add_arguments(self, parser: CommandParser) -> None:

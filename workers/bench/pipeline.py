@@ -107,7 +107,7 @@ def _chunks(items: list[Any], size: int) -> list[list[Any]]:
 # ----- the command ------------------------------------------------------------------------------
 
 
-class Command(BaseCommand):
+class PipelineBench(BaseCommand):
     help = (
         "Run N matches through the real pipeline (queue, Celery workers, database, ratings) "
         "and the same N matches through the referee alone; print matches/s for both."

@@ -1,5 +1,5 @@
 """The referee alone, in a pool of processes: the side of `manage.py arena_bench`
-(workers/management/commands/) that plays matches with no broker and no database, as a
+(workers/bench/pipeline.py) that plays matches with no broker and no database, as a
 worker's pool process would.
 
 Each process pins itself to one CPU, checks its launcher and starts its zygote lanes
