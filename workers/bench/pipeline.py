@@ -61,7 +61,7 @@ from workers.bench.referee_pool import (
 )
 from workers.sandbox.cgroups import BotCgroup, CgroupManager
 
-REFERENCE = Path(__file__).resolve().parents[3] / "bots" / "reference"
+REFERENCE = Path(__file__).resolve().parents[2] / "bots" / "reference"
 BENCH_OWNER = "arena-bench"
 READY_SECONDS = 120.0
 # How often the bench asks whether the pipeline is done. Each question is a query of
