@@ -301,7 +301,7 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "polling_interval": 0.05,
     }
 else:
-    # Take from the queues in the order the worker lists them (workers/routing.py), not
+    # Take from the queues in the order the worker lists them (workers/queue/routing.py), not
     # round robin: ladder matches only run when nothing more urgent is waiting.
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "queue_order_strategy": "priority",
@@ -316,8 +316,8 @@ else:
     }
     if CELERY_BROKER_URL.startswith("redis://"):
         # Kombu's Redis transport, with a worker that rides out Redis refusing writes at
-        # its maxmemory (workers/broker.py).
-        CELERY_BROKER_TRANSPORT = "workers.broker:Transport"
+        # its maxmemory (workers/queue/broker.py).
+        CELERY_BROKER_TRANSPORT = "workers.queue.broker:Transport"
 CELERY_RESULT_BACKEND = None
 # Run tasks in the calling process instead of sending them (tests and one-off scripts only).
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
@@ -325,11 +325,11 @@ CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 # --- The arena --------------------------------------------------------------------------------
 # "sandbox" runs each bot under bubblewrap; "process" is a plain process with rlimits.
 ARENA_BOT_ISOLATION = env_choice("ARENA_BOT_ISOLATION", "sandbox", ("sandbox", "process"))
-# Pin each worker pool process (and so its match's bots) to one CPU: see workers/affinity.py.
+# Pin each worker pool process (and so its match's bots) to one CPU: see workers/node/affinity.py.
 ARENA_PIN_MATCH_CPU = env_bool("ARENA_PIN_MATCH_CPU", True)
 # Dotted paths loaded with import_string, so arena never imports workers statically.
 # smoke_test(game, source, filename) -> None when fine, or a reason string; "" skips the check.
-ARENA_SMOKE_TEST = env_str("ARENA_SMOKE_TEST", "workers.smoke.smoke_test")
+ARENA_SMOKE_TEST = env_str("ARENA_SMOKE_TEST", "workers.play.smoke.smoke_test")
 # enqueue_validation(version_id) sends a version's smoke match to the validation queue.
 ARENA_ENQUEUE_VALIDATION = env_str("ARENA_ENQUEUE_VALIDATION", "workers.tasks.enqueue_validation")
 # Smoke matches started for one version at most: one that cannot run (the sandbox down, a
@@ -339,7 +339,7 @@ ARENA_VALIDATION_ATTEMPTS = env_int("ARENA_VALIDATION_ATTEMPTS", 6, minimum=1)
 ARENA_MAX_BOTS_PER_USER = env_int("ARENA_MAX_BOTS_PER_USER", 20, minimum=1)
 # ... and versions of one bot uploaded in any 24 hours (past it a 429 with Retry-After).
 ARENA_MAX_VERSIONS_PER_BOT_PER_DAY = env_int("ARENA_MAX_VERSIONS_PER_BOT_PER_DAY", 20, minimum=1)
-# enqueue_match(match_id, purpose) puts one match on its purpose's queue (workers/routing.py);
+# enqueue_match(match_id, purpose) puts one match on its purpose's queue (workers/queue/routing.py);
 # called on commit by start_tournament (arena/services/tournaments.py) and the ladder scheduler.
 ARENA_ENQUEUE_MATCH = env_str("ARENA_ENQUEUE_MATCH", "workers.tasks.enqueue_match")
 # enqueue_matches(match_ids, purpose) puts matches between the same bot versions on the
@@ -348,11 +348,11 @@ ARENA_ENQUEUE_MATCHES = env_str("ARENA_ENQUEUE_MATCHES", "workers.tasks.enqueue_
 # At most this many matches per set task (a set's processes play them interleaved).
 ARENA_SET_MAX_MATCHES = env_int("ARENA_SET_MAX_MATCHES", 16, minimum=1)
 # check_limits(dict) raises ValueError with a readable message for limits a worker would refuse.
-ARENA_LIMITS_CHECK = env_str("ARENA_LIMITS_CHECK", "workers.limits.Limits.from_dict")
+ARENA_LIMITS_CHECK = env_str("ARENA_LIMITS_CHECK", "workers.sandbox.limits.Limits.from_dict")
 # The largest bot file (or zip) an upload may be.
 MAX_BOT_BYTES = env_int("MAX_BOT_BYTES", 256 * 1024, minimum=1024)
 # A claim is a lease this long, renewed by the worker every third of it while the match
-# plays (workers/lease.py); the reaper re-queues a match whose lease lapsed.
+# plays (workers/queue/lease.py); the reaper re-queues a match whose lease lapsed.
 ARENA_LEASE_SECONDS = env_float("ARENA_LEASE_SECONDS", 10.0, minimum=1.0)
 # How often the reaper (a thread of celery beat) looks for lapsed leases.
 ARENA_REAPER_SECONDS = env_float("ARENA_REAPER_SECONDS", 2.0, minimum=0.1)
@@ -383,7 +383,7 @@ ARENA_HEALTH_MIN_FREE_DISK_PERCENT = env_float(
     "ARENA_HEALTH_MIN_FREE_DISK_PERCENT", 5.0, minimum=0.0
 )
 # The broker's queue names, for their depths (loaded by name: arena never imports workers).
-ARENA_QUEUE_NAMES = env_str("ARENA_QUEUE_NAMES", "workers.routing.queue_names")
+ARENA_QUEUE_NAMES = env_str("ARENA_QUEUE_NAMES", "workers.queue.routing.queue_names")
 # Files the load_demo command reads (read as files: arena does not import bots/).
 ARENA_REFERENCE_BOTS_DIR = Path(
     env_str("ARENA_REFERENCE_BOTS_DIR", str(BASE_DIR / "bots" / "reference"))

@@ -8,6 +8,9 @@ reader has to untangle. An import names the deepest module it reaches (`from a.b
 is an arrow to `a.b.c` when that is a module, else to `a.b`); the parent packages Python
 runs on the way are not arrows, so a package's `__init__` may hand on its children's names.
 
+Inside workers/ the same holds between its rooms (`sandbox/`, `queue/`, `play/`, `node/`,
+the Celery app at the top, `bench/` and the CLI above it).
+
 Run it alone with `pytest tests/test_architecture.py`; each failure names the modules and
 the line of each import.
 """
@@ -27,6 +30,19 @@ MAY_IMPORT = {
     "bots": {"engine"},
     "arena": {"engine"},
     "workers": {"arena", "bots", "engine"},
+}
+
+# Within workers/, its rooms (sub-packages; "app" is the Celery app, its tasks and the
+# reaper at the top) import one way too: the sandbox and the queue know no other room.
+WORKERS_MAY_IMPORT = {
+    "sandbox": set(),
+    "queue": set(),
+    "play": {"sandbox"},
+    "node": {"sandbox"},
+    "app": {"play", "sandbox", "queue", "node"},
+    "bench": {"app", "play", "sandbox", "queue", "node"},
+    "cli": {"bench", "play", "sandbox", "node"},
+    "management": {"bench", "app", "play", "sandbox", "queue", "node"},
 }
 
 MAX_LINES = 600
@@ -180,6 +196,34 @@ def test_imports_run_only_down_between_rooms():
     )
 
 
+def _workers_room(name: str) -> str:
+    parts = name.split(".")
+    if len(parts) > 1 and parts[1] in WORKERS_MAY_IMPORT:
+        return parts[1]
+    return "app"
+
+
+def _upward_in_workers(arrows: dict[str, dict[str, int]]) -> list[str]:
+    """Imports between workers' rooms that WORKERS_MAY_IMPORT does not allow."""
+    return [
+        f"  {name} -> {target} (line {line})"
+        for name, targets in sorted(arrows.items())
+        if name.startswith("workers.") or name == "workers"
+        for target, line in sorted(targets.items())
+        if target.startswith("workers.")
+        and (room := _workers_room(name)) != (to := _workers_room(target))
+        and to not in WORKERS_MAY_IMPORT[room]
+    ]
+
+
+def test_imports_run_only_down_between_the_rooms_of_workers():
+    _, arrows = _graph()
+    upward = _upward_in_workers(arrows)
+    assert not upward, "imports against the rooms of workers/ (WORKERS_MAY_IMPORT):\n" + (
+        "\n".join(upward)
+    )
+
+
 def test_modules_stay_under_the_size_limit():
     modules, _ = _graph()
     lines = {name: len(path.read_text().splitlines()) for name, path in modules.items()}
@@ -208,6 +252,9 @@ def test_the_check_sees_a_circle_and_an_upward_import():
     }
     assert _circles(arrows) == [["engine.a", "engine.b", "engine.c"]]
     assert _upward(arrows) == ["  arena.x -> workers.y (line 3)"]
+    # And inside workers/: the sandbox importing the referee runs back up.
+    arrows = {"workers.sandbox.a": {"workers.play.b": 7}, "workers.play.b": {}}
+    assert _upward_in_workers(arrows) == ["  workers.sandbox.a -> workers.play.b (line 7)"]
 
 
 def test_the_check_reads_imports_inside_functions_and_for_type_checking(tmp_path):

@@ -7,7 +7,7 @@ at a time per process (prefetch 1: a message held by a busy process would wait b
 its match), and gives a message back to the queue when the process running it dies
 (`reject_on_worker_lost`): the redelivered task takes the match over once its lease
 has lapsed, or finds it held and leaves it to the reaper, which re-queues a lapsed
-lease within seconds (workers/lease.py, workers/reaper.py). Redis's visibility timeout
+lease within seconds (workers/queue/lease.py, workers/reaper.py). Redis's visibility timeout
 (arena/settings.py) is not on the recovery path.
 """
 
@@ -26,7 +26,7 @@ from celery.signals import (
     worker_ready,
 )
 
-from workers import routing
+from workers.queue import routing
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arena.settings")
 # A worker keeps its database connection between matches instead of opening one per
@@ -44,7 +44,7 @@ app.conf.update(
     worker_prefetch_multiplier=1,
     # Results live in the database (Match rows): no result backend to fill up.
     task_ignore_result=True,
-    # Queues by purpose, consumed highest priority first (workers/routing.py says how);
+    # Queues by purpose, consumed highest priority first (workers/queue/routing.py says how);
     # the router reads the queue prefix when a task is sent, not when this module loads.
     task_queues=routing.task_queues(),
     task_default_queue=routing.queue_name(routing.TOURNAMENT),
@@ -64,8 +64,8 @@ app.conf.update(
     # A worker process that ran many matches is recycled, so a slow leak in a game
     # or in the referee never grows without bound.
     worker_max_tasks_per_child=500,
-    # Prefork, joining a recycled process as soon as it ends (workers/pool.py).
-    worker_pool="workers.pool:ArenaTaskPool",
+    # Prefork, joining a recycled process as soon as it ends (workers/node/pool.py).
+    worker_pool="workers.node.pool:ArenaTaskPool",
 )
 # Celery's Django fix-up closes the database connection before and after every task
 # unless this (old-style) setting is set: each match then paid a new PostgreSQL
@@ -118,7 +118,7 @@ def _name_the_node(sender: object = None, **_: object) -> None:
 @worker_ready.connect
 def _start_watch(sender: object = None, **_: object) -> None:
     """Reap what dead pool processes leave, and publish the node's heartbeat."""
-    from workers.heartbeat import Watch
+    from workers.node.heartbeat import Watch
 
     controller = getattr(sender, "controller", None)
     concurrency = int(getattr(controller, "concurrency", 0) or 1)
@@ -145,7 +145,7 @@ def _sweep_scratch(**_: object) -> None:
     """
     import threading
 
-    from workers.scratch import sweep
+    from workers.sandbox.scratch import sweep
 
     period = float(os.environ.get("ARENA_SCRATCH_SWEEP_SECONDS", "300"))
 
@@ -174,7 +174,7 @@ def _recycle_stale_connection(**_: object) -> None:
 @task_postrun.connect
 def _count_sandbox_starts(**_: object) -> None:
     """After each task, the bots it started go to the arena's counter (GET /metrics)."""
-    from workers.heartbeat import record_sandbox_starts
+    from workers.node.heartbeat import record_sandbox_starts
 
     record_sandbox_starts()
 
@@ -191,9 +191,9 @@ def _prepare_launcher(**_: object) -> None:
     from billiard.process import current_process
     from django.conf import settings
 
-    from workers.affinity import freeze_startup_heap, pin_to_one_cpu
-    from workers.heartbeat import record_pool_start
-    from workers.set_play import InfrastructureFault, worker_launcher
+    from workers.node.affinity import freeze_startup_heap, pin_to_one_cpu
+    from workers.node.heartbeat import record_pool_start
+    from workers.play.set_play import InfrastructureFault, worker_launcher
 
     record_pool_start(os.environ.get("ARENA_NODE", ""))
     if settings.ARENA_PIN_MATCH_CPU:
@@ -207,7 +207,7 @@ def _prepare_launcher(**_: object) -> None:
     warm = getattr(launcher, "warm_lanes", None)
     if warm is not None:
         warm(2)
-    # What the process holds now stays for its life (workers/affinity.py).
+    # What the process holds now stays for its life (workers/node/affinity.py).
     freeze_startup_heap()
 
 
@@ -215,15 +215,15 @@ def _prepare_launcher(**_: object) -> None:
 def _close_launcher(**_: object) -> None:
     """A pool process that ends (recycled after its share of matches, or stopped) closes
     its zygote lanes first, so their processes end with it and none is left a zombie."""
-    from workers.set_play import close_launchers
+    from workers.play.set_play import close_launchers
 
     close_launchers()
 
 
 @worker_ready.connect
 def _report_capacity(sender: object = None, **_: object) -> None:
-    """Check this host once it is up and log what it can run (workers/host.py)."""
-    from workers.host import log_capacity
+    """Check this host once it is up and log what it can run (workers/node/host.py)."""
+    from workers.node.host import log_capacity
 
     controller = getattr(sender, "controller", None)
     log_capacity(int(getattr(controller, "concurrency", 0) or 1))

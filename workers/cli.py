@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import sys
 import time
 from dataclasses import dataclass, field
@@ -37,9 +36,10 @@ from bots.sdk.client import ArenaClient, ClientError
 from bots.sdk.commands import Waiting
 from bots.sdk.runner import BotLoadError, load_bot
 from bots.sdk.source import check_bot_file
-from workers.limits import Limits, LimitsError
-from workers.players import Bot, BotProcess, InProcessBot
-from workers.referee import SetMatch, play_set
+from workers.bench import playouts
+from workers.play.players import Bot, BotProcess, InProcessBot
+from workers.play.referee import SetMatch, play_set
+from workers.sandbox.limits import Limits, LimitsError
 
 # Games per set in `arena play` (as workers play sets: ARENA_SET_MAX_MATCHES).
 SET_SIZE = 16
@@ -108,7 +108,7 @@ def make_bot(entry: BotEntry, isolation: str, limits: Limits, matches: int) -> B
             return InProcessBot(load_bot(str(entry.path)))
         except BotLoadError as exc:
             raise UsageError(f"bot {entry.label}: {exc}") from None
-    from workers.isolation import get_launcher
+    from workers.sandbox.isolation import get_launcher
 
     launcher = get_launcher(kind)
     return BotProcess(launcher.launch(entry.path, limits), limits, matches)
@@ -119,7 +119,7 @@ def check_isolation(entries: list[BotEntry], isolation: str) -> None:
         isolation if isolation != "auto" else ("inprocess" if e.builtin else "sandbox")
         for e in entries
     }
-    from workers.isolation import get_launcher
+    from workers.sandbox.isolation import get_launcher
 
     for kind in kinds - {"inprocess"}:
         try:
@@ -159,7 +159,7 @@ def command_play(args: argparse.Namespace) -> int:
     check_isolation(entries, args.isolation)
     if args.isolation != "inprocess":
         # Bot processes then share this CPU and each move skips a cross-CPU wake-up.
-        from workers.affinity import pin_to_one_cpu
+        from workers.node.affinity import pin_to_one_cpu
 
         pin_to_one_cpu()
     records = []
@@ -295,52 +295,9 @@ def command_replay(args: argparse.Namespace) -> int:
     return 1 if failures else 0
 
 
-def bench_playouts(game: engine.Game, players: int, seconds: float, seed: int) -> dict[str, Any]:
-    rng = random.Random(seed)
-    games = decisions = 0
-    started = time.perf_counter()
-    deadline = started + seconds
-    while time.perf_counter() < deadline:
-        state = game.new_state(players, rng.randrange(1 << 30))
-        choice = rng.choice
-        while not state.is_terminal():
-            state.apply(choice(state.legal_actions()))
-            decisions += 1
-        games += 1
-    elapsed = time.perf_counter() - started
-    return {
-        "games": games,
-        "decisions": decisions,
-        "seconds": round(elapsed, 3),
-        "games_per_s": round(games / elapsed, 1),
-        "decisions_per_s": round(decisions / elapsed, 1),
-    }
-
-
 def command_bench(args: argparse.Namespace) -> int:
-    game = engine.get_game(args.game)
-    counts = {}
-    for players in range(game.min_players, game.max_players + 1):
-        counts[str(players)] = bench_playouts(game, players, args.seconds, args.seed)
-    total_decisions = sum(c["decisions"] for c in counts.values())
-    total_games = sum(c["games"] for c in counts.values())
-    total_seconds = sum(c["seconds"] for c in counts.values())
-    report = {
-        "game": game.name,
-        "rules_version": game.rules_version,
-        "python": sys.version.split()[0],
-        "players": counts,
-        "games_per_s": round(total_games / total_seconds, 1),
-        "decisions_per_s": round(total_decisions / total_seconds, 1),
-    }
-    if args.json:
-        print(json.dumps(report))
-        return 0
-    print(f"{game.name} random playouts, one core, {args.seconds:g}s per player count")
-    print(f"{'players':>7} {'games/s':>10} {'decisions/s':>12}")
-    for players, c in counts.items():
-        print(f"{players:>7} {c['games_per_s']:>10.1f} {c['decisions_per_s']:>12.0f}")
-    print(f"{'all':>7} {report['games_per_s']:>10.1f} {report['decisions_per_s']:>12.0f}")
+    report = playouts.measure(engine.get_game(args.game), args.seconds, args.seed)
+    print(json.dumps(report) if args.json else playouts.table(report, args.seconds))
     return 0
 
 
@@ -360,7 +317,7 @@ def command_games(args: argparse.Namespace) -> int:
 
 def command_bench_sandbox(args: argparse.Namespace) -> int:
     try:
-        from workers.bench_sandbox import main as bench_main
+        from workers.bench.sandbox import main as bench_main
     except ImportError as exc:
         raise UsageError(f"the sandbox benchmark is not available: {exc}") from None
     return int(bench_main(args.rest) or 0)
@@ -431,7 +388,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["bench-sandbox"]:
-        # Its options belong to workers.bench_sandbox; pass them through untouched.
+        # Its options belong to workers.bench.sandbox; pass them through untouched.
         argv = ["bench-sandbox", "--", *argv[1:]]
     parser = build_parser()
     args = parser.parse_args(argv)

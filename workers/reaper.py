@@ -6,7 +6,7 @@ its task modules, so beat imports it): never behind the match backlog on a queue
 still running when every worker is paused or dead. `reap_stuck_matches` on the
 maintenance queue runs the same sweep by hand.
 
-- A running match whose lease lapsed (workers/lease.py) goes back to `queued` with a new
+- A running match whose lease lapsed (workers/queue/lease.py) goes back to `queued` with a new
   message, its lapsed claim kept as an attempt; past ARENA_MAX_ATTEMPTS it fails, with why.
 - After the reaper's own database outage it waits one lease before re-queueing anything:
   the workers could not renew their leases either, and one that kept playing through the
@@ -91,7 +91,7 @@ def _match_ids(raw: bytes | str) -> list[int]:
 
 def matches_in_broker() -> set[int] | None:
     """Match ids with a message waiting in a queue or held by a worker (None: cannot tell)."""
-    from workers import routing
+    from workers.queue import routing
 
     if not str(app.conf.broker_url).startswith(("redis://", "rediss://")):
         return None
@@ -143,7 +143,7 @@ class OrphanScan:
 def count_resent(count: int) -> None:
     """Add to the arena's count of re-sent matches (health's `reaper.resent`, /metrics)."""
     from arena.services.health import RESENT_KEY
-    from workers.heartbeat import _redis
+    from workers.node.heartbeat import _redis
 
     with contextlib.suppress(Exception):  # a report only
         client = _redis()
@@ -240,7 +240,7 @@ def run_forever(stop: threading.Event | None = None) -> None:
 def _record_sweep() -> None:
     """When the reaper last swept, for /api/health/ (a silent reaper frees no stuck match)."""
     from arena.services.health import REAPER_KEY
-    from workers.heartbeat import _redis
+    from workers.node.heartbeat import _redis
 
     with contextlib.suppress(Exception):
         client = _redis()

@@ -15,8 +15,8 @@ infrastructure faults (database, broker, sandbox unavailable, processes that
 cannot be started) give the claim back and retry; a match that cannot be played
 at all (unknown game, bad options or limits, an engine error) is marked failed.
 The reaper (workers/reaper.py, with its own task) requeues matches whose worker
-vanished. Reading and claiming matches is in workers/claims.py, playing them in
-workers/set_play.py.
+vanished. Reading and claiming matches is in workers/queue/claims.py, playing them in
+workers/play/set_play.py.
 """
 
 from __future__ import annotations
@@ -41,18 +41,9 @@ from arena.services.results import (
     record_result,
     record_results,
 )
-from workers import routing
 from workers.celery import app
-from workers.claims import (
-    extend_claims,
-    read_and_claim,  # noqa: F401  (the one-match claim, kept here)
-    read_and_claim_set,
-)
-from workers.lease import Lease
-from workers.limits import Limits
-from workers.outages import OUTAGES, retries_in_budget, retry_delay, when_database_is_back
-from workers.referee import MatchOutcome
-from workers.set_play import (  # noqa: F401  (the launcher and set play, used from here)
+from workers.play.referee import MatchOutcome
+from workers.play.set_play import (  # noqa: F401  (the launcher and set play, used from here)
     InfrastructureFault,
     Unplayable,
     _launchers,
@@ -63,6 +54,15 @@ from workers.set_play import (  # noqa: F401  (the launcher and set play, used f
     play_claimed_set_ending,
     worker_launcher,
 )
+from workers.queue import routing
+from workers.queue.claims import (
+    extend_claims,
+    read_and_claim,  # noqa: F401  (the one-match claim, kept here)
+    read_and_claim_set,
+)
+from workers.queue.lease import Lease
+from workers.queue.outages import OUTAGES, retries_in_budget, retry_delay, when_database_is_back
+from workers.sandbox.limits import Limits
 
 log = logging.getLogger(__name__)
 
@@ -185,7 +185,7 @@ def _record_set(
     """Record a set's results in one transaction; None for each match to record alone.
 
     Through a database outage the played results are kept and the write retried (with
-    the lease still renewed) for up to the retry budget: see workers/outages.py.
+    the lease still renewed) for up to the retry budget: see workers/queue/outages.py.
     """
     items = [(m.pk, m.claim_token, o) for m, o in zip(played, outcomes, strict=True)]
     try:
@@ -357,7 +357,7 @@ def run_set(self: Any, match_ids: list[int]) -> list[str]:
 def enqueue_match(match_id: int, purpose: str = Match.Purpose.TOURNAMENT) -> None:
     """Put one match on its purpose's queue (called after the transaction that created it).
 
-    The queue comes from workers/routing.py, the one place that maps purposes to queues.
+    The queue comes from workers/queue/routing.py, the one place that maps purposes to queues.
     """
     run_match.apply_async((match_id,), queue=routing.queue_for_purpose(purpose))
 

@@ -6,7 +6,7 @@ once by arena/services/results.py.
 
 A claim is a lease: `deadline_at` is when it lapses, a few seconds ahead
 (ARENA_LEASE_SECONDS), and the worker playing the match renews it while it plays
-(workers/lease.py). A match whose lease lapsed (its worker died, froze or lost the database
+(workers/queue/lease.py). A match whose lease lapsed (its worker died, froze or lost the database
 for longer than the lease) is re-queued by the reaper, or taken over by a redelivered task;
 a result presented with a lapsed claim is discarded. Every attempt that ended is kept as a
 `MatchAttempt` (worker, start, end, outcome) for the organiser.
@@ -49,7 +49,7 @@ class Match(models.Model):
         HELD = "held"
 
     class Purpose(models.TextChoices):
-        """Why the match exists; it decides the queue (workers/routing.py)."""
+        """Why the match exists; it decides the queue (workers/queue/routing.py)."""
 
         TOURNAMENT = "tournament"
         LADDER = "ladder"

@@ -7,7 +7,7 @@ anyone (no URLs, hosts or passwords: a failure is named by its exception class o
 * broker: latency, depth of each queue; failing when Redis refuses a write (full at its
   maxmemory);
 * matches: how many wait, the oldest one's age, how many finished in the last 5 minutes;
-* workers: live count (Celery's ping), and per node its heartbeat (workers/heartbeat.py):
+* workers: live count (Celery's ping), and per node its heartbeat (workers/node/heartbeat.py):
   pool processes, zombies, orphans, starts in the last hour;
 * reaper: seconds since its last sweep.
 
@@ -35,7 +35,7 @@ from django.utils import timezone
 from django.utils.module_loading import import_string
 from kombu import Connection
 
-# Written by the workers (workers/heartbeat.py, workers/reaper.py), read here.
+# Written by the workers (workers/node/heartbeat.py, workers/reaper.py), read here.
 HEARTBEAT_KEY = "arena:heartbeat:"
 STARTS_KEY = "arena:starts:"
 POOL_STARTS_KEY = "arena:pool-starts:"

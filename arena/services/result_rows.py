@@ -28,7 +28,7 @@ _RATING_FIELDS_COUNTED = ["games", "wins", "draws", "losses", "score_total", "su
 
 
 class Outcome(Protocol):
-    """What the referee returns (workers.referee.MatchOutcome), seen from here."""
+    """What the referee returns (workers.play.referee.MatchOutcome), seen from here."""
 
     record: dict[str, Any]
     ranks: list[int]
@@ -78,7 +78,7 @@ def claim_taken(match: Match, claim_token: uuid.UUID | str | None) -> bool:
     """Whether the match is under a claim other than the one presenting this result.
 
     A match back to `queued` holds no claim: the database lost the claim in a crash (it
-    commits without waiting for the disk, workers/claims.py) or the reaper re-queued it
+    commits without waiting for the disk, workers/queue/claims.py) or the reaper re-queued it
     while nobody played it. The played result is then the match's, recorded once; the
     message that would play it again finds it finished.
     """

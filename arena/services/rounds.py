@@ -30,8 +30,8 @@ from arena.tournaments.tiebreaks import Encounter, multiplayer_standings, two_pl
 
 MAX_ROUNDS = 100
 # A two-player Swiss round is a weighted matching whose time grows with the cube of the
-# field (scripts/bench_pairing.py: 256 bots ~0.3 s, 512 ~24 s on this machine), and it is
-# paired inside a result's transaction: bigger fields are refused.
+# field (`python -m arena.bench.pairing`: 256 bots ~0.3 s, 512 ~24 s on this machine),
+# and it is paired inside a result's transaction: bigger fields are refused.
 MAX_SWISS_BOTS = 256
 Format = Tournament.Format
 

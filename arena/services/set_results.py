@@ -58,7 +58,7 @@ _RATING_GAME = RATING_COLUMNS.index("game")
 _LOCK_SET_SQL = (
     f"SELECT {rows.select_list(MATCH_COLUMNS, 'm')}, {rows.select_list(SEAT_COLUMNS, 's')}"
     " FROM arena_match m"
-    # The ids on the seats too: see workers/claims.py's read, which has the same join.
+    # The ids on the seats too: see workers/queue/claims.py's read, which has the same join.
     " LEFT JOIN arena_matchseat s ON s.match_id = m.id AND s.match_id = ANY(%s::bigint[])"
     " WHERE m.id = ANY(%s::bigint[]) ORDER BY m.id, s.seat FOR UPDATE OF m"
 )

@@ -441,7 +441,7 @@ def serve(
     write is one system call, so each answer leaves as soon as it is decided).
     `emit_code` > 0: the code compiled from the source goes out first, as one line
     {"code": "<marshal, hex>"} of at most that many bytes, written before the bot's own
-    code runs (so the arena can cache it: workers/code_cache.py); `code_path`: such
+    code runs (so the arena can cache it: workers/sandbox/code_cache.py); `code_path`: such
     code, to load instead of compiling.
     """
 

@@ -32,7 +32,7 @@ def store_bot_text() -> dict[str, Any]:
     from arena.services import attempts
     from arena.services.bots import Upload, create_bot
     from arena.services.results import record_failure, record_result, record_results
-    from workers.referee import MatchOutcome
+    from workers.play.referee import MatchOutcome
 
     owner = User.objects.create_user("sal")
     bots = [

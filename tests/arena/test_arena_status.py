@@ -44,7 +44,7 @@ def test_a_match_waiting_past_the_limit_is_a_503_that_names_the_queue(capsys):
 
 def test_a_worker_node_restarting_in_a_loop_is_a_503():
     from arena.services.health import HEARTBEAT_KEY, STARTS_KEY
-    from workers.heartbeat import Watch, _redis
+    from workers.node.heartbeat import Watch, _redis
 
     node = f"looping-{timezone.now().timestamp()}"
     try:

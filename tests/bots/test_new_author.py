@@ -82,7 +82,7 @@ def test_a_new_author_goes_from_an_empty_folder_to_a_rated_bot(
     sdk, tmp_path, live_server, start_worker, settings
 ):
     settings.ARENA_ENQUEUE_VALIDATION = "workers.tasks.enqueue_validation"
-    settings.ARENA_SMOKE_TEST = "workers.smoke.smoke_test"
+    settings.ARENA_SMOKE_TEST = "workers.play.smoke.smoke_test"
     house = User.objects.create_user("arena")
     reference_bot(house, "first")
     reference_bot(house, "random")

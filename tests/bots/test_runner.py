@@ -228,7 +228,7 @@ def test_a_failure_names_its_match_and_ends_the_process(tmp_path):
 
 
 def test_the_fast_codec_loads_from_a_lib_folder_and_leaves_the_real_modules(tmp_path):
-    from workers.launchers import fast_codec_file
+    from workers.sandbox.launchers import fast_codec_file
 
     codec = fast_codec_file()
     assert codec is not None, "orjson is a dependency of the project"

@@ -12,8 +12,8 @@ import sys
 import time
 from typing import Any
 
-from workers.limits import Limits
-from workers.players import BotProcess
+from workers.play.players import BotProcess
+from workers.sandbox.limits import Limits
 
 
 def answers_to(script: str, matches: list[int], code_key: str | None = None) -> dict[Any, Any]:

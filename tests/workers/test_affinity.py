@@ -6,11 +6,11 @@ import os
 import subprocess
 import sys
 
-from workers.affinity import current_cpu, schedule_as_batch
+from workers.node.affinity import current_cpu, schedule_as_batch
 
 CODE = """
 import os
-from workers.affinity import pin_to_one_cpu
+from workers.node.affinity import pin_to_one_cpu
 cpu = pin_to_one_cpu({slot})
 child = os.popen("cat /proc/self/status").read()
 allowed = [l for l in child.splitlines() if l.startswith("Cpus_allowed_list")][0].split()[1]
@@ -49,7 +49,7 @@ def test_current_cpu_is_one_this_process_may_use():
 
 BATCH_CODE = """
 import os, subprocess
-from workers.affinity import pin_to_one_cpu
+from workers.node.affinity import pin_to_one_cpu
 pin_to_one_cpu()
 child = subprocess.run(["cat", "/proc/self/sched"], capture_output=True, text=True).stdout
 policy = [l for l in child.splitlines() if l.startswith("policy")][0].split(":")[1].strip()
@@ -74,7 +74,7 @@ def test_batch_scheduling_is_refused_quietly_where_the_policy_cannot_be_set(monk
 
 FREEZE_CODE = """
 import gc, weakref
-from workers.affinity import freeze_startup_heap
+from workers.node.affinity import freeze_startup_heap
 
 
 class Node:

@@ -157,14 +157,14 @@ def test_cooperative_play_reports_team_successes_not_shared_wins():
     ],
 )
 def test_bench_sandbox_takes_its_options_with_or_without_separators(argv):
-    from workers.bench_sandbox import parse_args
+    from workers.bench.sandbox import parse_args
 
     args = parse_args(argv)
     assert args.json is True and args.runs == 3
 
 
 def test_bench_sandbox_refuses_an_unknown_option_with_a_usage_line(capsys):
-    from workers.bench_sandbox import parse_args
+    from workers.bench.sandbox import parse_args
 
     with pytest.raises(SystemExit) as exited:
         parse_args(["--runz", "3"])

@@ -1,4 +1,4 @@
-"""workers/host.py: the start-up check of a worker host and the capacity it logs."""
+"""workers/node/host.py: the start-up check of a worker host and the capacity it logs."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import os
 import pytest
 from django.test import override_settings
 
-from workers.host import HostCapacity, log_capacity, usable_cpus
+from workers.node.host import HostCapacity, log_capacity, usable_cpus
 
 
 def capacity(**changes) -> HostCapacity:
@@ -38,7 +38,7 @@ def test_usable_cpus_follow_the_affinity_mask():
 
 @override_settings(ARENA_BOT_ISOLATION="process")
 def test_a_host_that_can_run_bots_logs_its_capacity(caplog: pytest.LogCaptureFixture):
-    with caplog.at_level(logging.INFO, logger="workers.host"):
+    with caplog.at_level(logging.INFO, logger="workers.node.host"):
         found = log_capacity(processes=1)
     assert found.sandbox_ok and found.capacity == 1 and found.isolation == "process"
     assert "worker host capacity: hostname=" in caplog.text and "capacity=1" in caplog.text

@@ -20,7 +20,7 @@ from arena.models import Bot, Match, MatchSeat
 from arena.services.results import record_results
 from tests.arena.conftest import GOOD_BOT
 from tests.arena.services.test_results import outcome
-from workers.claims import read_and_claim_set
+from workers.queue.claims import read_and_claim_set
 
 pytestmark = pytest.mark.django_db
 

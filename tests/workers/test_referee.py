@@ -13,10 +13,10 @@ import engine
 from bots.reference import builtin_path
 from bots.sdk.runner import load_bot
 from tests.workers.scripted_bot import answers_to
-from workers.launchers import TrustedProcessLauncher
-from workers.limits import Limits, LimitsError
-from workers.players import InProcessPlayer, ProcessPlayer
-from workers.referee import fallback_action, final_ranks, play_match
+from workers.play.players import InProcessPlayer, ProcessPlayer
+from workers.play.referee import fallback_action, final_ranks, play_match
+from workers.sandbox.launchers import TrustedProcessLauncher
+from workers.sandbox.limits import Limits, LimitsError
 
 GAME = "moonrollers"
 RANDOM = builtin_path("random", GAME)
@@ -151,7 +151,7 @@ def test_limits_out_of_range_are_refused_with_the_name_and_range():
     ],
 )
 def test_protocol_lines_carry_the_same_values_with_or_without_orjson(monkeypatch, message, fast):
-    import workers.protocol as protocol
+    import workers.play.protocol as protocol
 
     if not fast:
         monkeypatch.setattr(protocol, "orjson", None)
@@ -163,7 +163,7 @@ def test_protocol_lines_carry_the_same_values_with_or_without_orjson(monkeypatch
 
 @pytest.mark.parametrize("fast", [True, False], ids=["orjson", "json"])
 def test_replies_that_only_the_json_package_reads_are_still_read(monkeypatch, fast):
-    import workers.protocol as protocol
+    import workers.play.protocol as protocol
 
     if not fast:
         monkeypatch.setattr(protocol, "orjson", None)
@@ -207,7 +207,7 @@ def test_a_forged_match_id_forfeits_one_request_and_the_runners_own_answer_is_dr
 def test_a_reply_too_deep_or_too_long_is_refused_before_it_is_parsed(
     monkeypatch, fast, line, reason
 ):
-    import workers.protocol as protocol
+    import workers.play.protocol as protocol
 
     if not fast:
         monkeypatch.setattr(protocol, "orjson", None)
@@ -225,7 +225,7 @@ def test_a_reply_too_deep_or_too_long_is_refused_before_it_is_parsed(
     ],
 )
 def test_brackets_in_strings_and_up_to_64_levels_are_read(line):
-    from workers.protocol import decode_line
+    from workers.play.protocol import decode_line
 
     assert decode_line(line) == json.loads(line)
 

@@ -21,7 +21,7 @@ import json, multiprocessing, sys
 from pathlib import Path
 import django
 django.setup()
-from workers import bench_referee_pool as referee_pool
+from workers.bench import referee_pool
 
 BOT = str(Path("bots/reference/random_bot.py").resolve())
 

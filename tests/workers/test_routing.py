@@ -1,4 +1,4 @@
-"""Queues by purpose (workers/routing.py), pure: names, order, prefix, routes.
+"""Queues by purpose (workers/queue/routing.py), pure: names, order, prefix, routes.
 
 That a real worker follows this order is shown in tests/workers/pipeline/test_queue_order.py.
 """
@@ -9,8 +9,8 @@ import pytest
 from django.conf import settings
 
 from arena.models import Match
-from workers import routing
 from workers.celery import app
+from workers.queue import routing
 
 
 def test_queue_priority_puts_ladder_matches_behind_everything_else():

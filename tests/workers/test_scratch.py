@@ -8,7 +8,7 @@ import sys
 import time
 from pathlib import Path
 
-from workers import scratch
+from workers.sandbox import scratch
 
 
 def dead_pid() -> int:
@@ -46,7 +46,7 @@ def test_a_killed_workers_match_folder_is_swept_when_a_worker_starts(tmp_path: P
     (what a starting worker runs) removes what it left in shared memory."""
     code = (
         "import tempfile, time, sys\n"
-        "from workers.scratch import folder_prefix, scratch_dir\n"
+        "from workers.sandbox.scratch import folder_prefix, scratch_dir\n"
         "d = tempfile.mkdtemp(prefix=folder_prefix('match') + '5-', dir=scratch_dir())\n"
         "open(d + '/bot.py', 'w').write('x')\n"
         "print(d, flush=True)\n"

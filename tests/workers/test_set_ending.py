@@ -1,7 +1,7 @@
 """A played set's bots end while the task records it, and are gone before it returns.
 
 Killing a sandbox is quick; waiting for its end is not (~4 ms a set, mostly the kernel
-tearing down namespaces), so the task records meanwhile (workers/set_play.py).
+tearing down namespaces), so the task records meanwhile (workers/play/set_play.py).
 """
 
 from __future__ import annotations
@@ -18,10 +18,11 @@ import pytest
 from arena.models import Match, RatingChange
 from tests.workers.test_tasks import make_bot, reference
 from tests.workers.test_tasks_sets import make_match, rotated
-from workers import set_play, tasks
-from workers.limits import Limits
-from workers.players import BotProcess
-from workers.scratch import folder_prefix, scratch_dir
+from workers import tasks
+from workers.play import set_play
+from workers.play.players import BotProcess
+from workers.sandbox.limits import Limits
+from workers.sandbox.scratch import folder_prefix, scratch_dir
 
 # How long a test waits for the other side before it calls the overlap missing.
 PATIENCE_SECONDS = 10.0

@@ -16,8 +16,9 @@ from django.utils import timezone
 
 from arena.models import Bot, Match, MatchAttempt, MatchSeat, Rating
 from arena.services.results import record_result
-from workers import reaper, set_play, tasks
-from workers.claims import worker_name
+from workers import reaper, tasks
+from workers.play import set_play
+from workers.queue.claims import worker_name
 
 pytestmark = pytest.mark.django_db
 
@@ -165,7 +166,7 @@ def test_the_reaper_fails_a_stuck_match_out_of_attempts(owner, sent, settings):
 
 
 def test_the_reaper_resends_a_queued_match_whose_message_is_in_no_queue(owner, sent, monkeypatch):
-    from workers import routing
+    from workers.queue import routing
 
     monkeypatch.setenv("ARENA_QUEUE", f"reaper-test-{uuid.uuid4().hex[:8]}")
     bots = [make_bot(owner, n, reference("random_bot.py")) for n in ("a", "b")]
@@ -191,7 +192,7 @@ def test_the_reaper_leaves_matches_waiting_in_a_set_message_alone(owner, sent, m
     """A run_set message carries a list of matches: each of them is in the broker, and
     none is re-sent as a lone task however long it waits (the scan read only run_match)."""
     from arena.services.health import RESENT_KEY
-    from workers import routing
+    from workers.queue import routing
 
     monkeypatch.setenv("ARENA_QUEUE", f"reaper-test-{uuid.uuid4().hex[:8]}")
     bots = [make_bot(owner, n, reference("random_bot.py")) for n in ("a", "b")]

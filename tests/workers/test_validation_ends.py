@@ -15,7 +15,7 @@ from django.db import connection
 from arena.models import Bot, BotVersion
 from arena.services.validation import GAVE_UP_PREFIX, REJECTED_PREFIX
 from workers import tasks
-from workers.sandbox import SandboxUnavailable
+from workers.sandbox.bubblewrap import SandboxUnavailable
 
 # The task's connection handling (close_old_connections before each task) needs rows
 # committed as a worker's are, not a test's open transaction.
@@ -41,7 +41,7 @@ def sandbox_down(game: str, source: bytes, filename: str) -> str | None:
 
 @pytest.fixture(autouse=True)
 def real_smoke_test(settings):
-    settings.ARENA_SMOKE_TEST = "workers.smoke.smoke_test"
+    settings.ARENA_SMOKE_TEST = "workers.play.smoke.smoke_test"
     settings.ARENA_VALIDATION_ATTEMPTS = 6
     SMOKE_CALLS.clear()
 

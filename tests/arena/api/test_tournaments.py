@@ -82,7 +82,7 @@ def test_bad_tournaments_get_a_clear_400(organiser, duel_bots, run_on_commit, ch
 
 
 def test_limits_a_worker_would_refuse_are_a_400(organiser, duel_bots, run_on_commit):
-    # arena.test_settings keeps the workers' own check (workers.limits) in place.
+    # arena.test_settings keeps the workers' own check (workers.sandbox.limits) in place.
     reply = post(organiser, body(duel_bots, limits={"move_seconds": 999}), run_on_commit)
     assert reply.status_code == 400 and "move_seconds" in reply.json()["detail"]
     reply = post(organiser, body(duel_bots, limits={"colour": 1}), run_on_commit)

@@ -9,7 +9,7 @@ from arena.models import Bot, GameRating, Match, MatchSeat, Rating, RatingChange
 from arena.services import results
 from arena.services.results import record_failure, record_result
 from tests.arena.conftest import GOOD_BOT
-from workers.referee import MatchOutcome
+from workers.play.referee import MatchOutcome
 
 pytestmark = pytest.mark.django_db
 

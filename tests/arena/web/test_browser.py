@@ -178,7 +178,7 @@ def test_a_new_author_watches_validation_arrive_from_a_real_worker(
 ):
     # The real queue and smoke test (the arena tests' defaults record instead of sending).
     settings.ARENA_ENQUEUE_VALIDATION = "workers.tasks.enqueue_validation"
-    settings.ARENA_SMOKE_TEST = "workers.smoke.smoke_test"
+    settings.ARENA_SMOKE_TEST = "workers.play.smoke.smoke_test"
     base = live_server.url
     broken = Path(tempfile.mkdtemp()) / "bot.py"
     broken.write_bytes(ILLEGAL_BOT)

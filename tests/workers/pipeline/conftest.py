@@ -83,7 +83,7 @@ def start_worker(
 ) -> Iterator[Callable[..., WorkerProcess]]:
     """Start Celery worker processes on this test's queues; yields the starter."""
     assert connection.vendor == "postgresql", "the pipeline tests need PostgreSQL"
-    # Read by workers/routing.py whenever a queue name is needed, here and in the workers.
+    # Read by workers/queue/routing.py whenever a queue name is needed, here and in the workers.
     monkeypatch.setenv("ARENA_QUEUE", queue_name)
     started: list[WorkerProcess] = []
 
@@ -160,7 +160,7 @@ def start_worker(
 def _drop_queues() -> None:
     import redis
 
-    from workers.routing import queue_names
+    from workers.queue.routing import queue_names
 
     client = redis.Redis.from_url(django_settings.CELERY_BROKER_URL)
     try:

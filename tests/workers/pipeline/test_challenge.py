@@ -25,7 +25,7 @@ REFERENCE = Path(__file__).resolve().parents[3] / "bots" / "reference"
 
 def test_a_clearly_stronger_version_is_accepted_through_real_workers(start_worker):
     # The worker takes every queue, as the default command does; challenge games travel on
-    # this test's challenge queue (workers/routing.py).
+    # this test's challenge queue (workers/queue/routing.py).
     worker = start_worker(concurrency=2, isolation="sandbox")
     ada = User.objects.create_user("ada", password="moon-rover-42")
     bot = Bot.objects.create(owner=ada, name="ada-bot", game="moonrollers")

@@ -19,7 +19,7 @@ from arena.ratings import INITIAL_RATING, rate_ranked
 from arena.services.results import record_result
 from tests.workers.pipeline.conftest import wait_for_matches
 from workers import reaper, tasks
-from workers.referee import MatchOutcome
+from workers.play.referee import MatchOutcome
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

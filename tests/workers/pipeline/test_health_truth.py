@@ -23,7 +23,7 @@ from arena.services.health import HEARTBEAT_KEY, SANDBOX_STARTS_KEY
 from tests.workers.pipeline.conftest import wait_for_matches
 from tests.workers.pipeline.test_faults import make_matches, running_match
 from workers import tasks
-from workers.heartbeat import _redis, leaked_processes
+from workers.node.heartbeat import _redis, leaked_processes
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 

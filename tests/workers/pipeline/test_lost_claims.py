@@ -1,6 +1,6 @@
 """Results played under a claim the database lost, or through a restart, are kept.
 
-A claim commits without waiting for the disk (workers/claims.py): a database crash can
+A claim commits without waiting for the disk (workers/queue/claims.py): a database crash can
 lose it while the set plays, leaving the match `queued` as before the claim. And every
 lease lapses while the database is down, so a duplicate message arriving first after a
 restart could take over a match the first worker played through the outage. Either way
@@ -23,7 +23,7 @@ from arena.services.results import record_result
 from tests.workers.pipeline.test_faults import own_database  # noqa: F401  (a fixture)
 from tests.workers.test_tasks import make_bot, make_match, reference
 from workers import tasks
-from workers.lease import Lease
+from workers.queue.lease import Lease
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

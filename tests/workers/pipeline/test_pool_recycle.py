@@ -2,10 +2,10 @@
 
 Celery replaces a pool process once it has run `worker_max_tasks_per_child` tasks. Two
 things left zombies for seconds, which the soak's leak check counted: the process's
-zygote lanes (workers/zygote_lanes.py; the worker's launcher's and the validation's),
-left open, outlived it under the worker's main process until its watch reaped them; and
-Celery sometimes looked for the ended process a moment too early and then not again for
-5 s (workers/pool.py). Here a worker
+zygote lanes (workers/sandbox/zygote_lanes.py; the worker's launcher's and the
+validation's), left open, outlived it under the worker's main process until its watch
+reaped them; and Celery sometimes looked for the ended process a moment too early and
+then not again for 5 s (workers/node/pool.py). Here a worker
 recycles a pool process every two matches while the test looks for leftovers the way
 the soak does: a zombie in the worker's tree, or of a sandbox uid anywhere, still there
 a second later.
@@ -26,7 +26,7 @@ from tests.workers.pipeline.conftest import wait_for_matches, wait_for_validatio
 from tests.workers.pipeline.test_faults import SLOW_BOT, make_matches
 from tests.workers.pipeline.test_health_truth import _pool
 from workers import tasks
-from workers.heartbeat import sandbox_uids
+from workers.node.heartbeat import sandbox_uids
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
@@ -55,7 +55,7 @@ def test_recycled_pool_processes_leave_no_zombie_for_a_second(start_worker):
         concurrency=2, isolation="sandbox", extra_args=("--max-tasks-per-child=2",)
     )
     # Validations too: their smoke matches start lanes of the validation's own launcher
-    # (workers/smoke.py), which a recycled process must close as well.
+    # (workers/play/smoke.py), which a recycled process must close as well.
     owner = User.objects.create_user("val")
     uploads = [
         create_bot(owner, f"new{index}", "moonrollers", Upload("bot.py", SLOW_BOT))

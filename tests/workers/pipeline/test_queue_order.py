@@ -2,7 +2,7 @@
 
 Matches of every purpose are put on Redis before the worker starts, the ladder's first;
 one worker process with a prefetch of one then claims validation and tournament matches
-first, challenges next, and ladder matches last (workers/routing.py).
+first, challenges next, and ladder matches last (workers/queue/routing.py).
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ from rest_framework.test import APIClient
 
 from arena.models import BotVersion
 from tests.workers.pipeline.conftest import wait_for_validation
-from workers import routing
+from workers.queue import routing
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -48,7 +48,7 @@ def upload(client: APIClient, name: str, source: bytes) -> dict:
 
 def test_an_upload_starts_no_process_in_the_web_process(transactional_db, queue_name, monkeypatch):
     monkeypatch.setenv("ARENA_QUEUE", queue_name)
-    assert django_settings.ARENA_SMOKE_TEST == "workers.smoke.smoke_test"  # the real one
+    assert django_settings.ARENA_SMOKE_TEST == "workers.play.smoke.smoke_test"  # the real one
     started: list[str] = []
 
     def refuse(what):
@@ -62,9 +62,9 @@ def test_an_upload_starts_no_process_in_the_web_process(transactional_db, queue_
     monkeypatch.setattr(subprocess.Popen, "__init__", refuse("subprocess.Popen"))
     for name in ("fork", "posix_spawn", "posix_spawnp", "execv", "execve", "system"):
         monkeypatch.setattr(os, name, refuse(f"os.{name}"))
-    import workers.sandbox
+    import workers.sandbox.bubblewrap
 
-    monkeypatch.setattr(workers.sandbox.BubblewrapLauncher, "launch", refuse("sandbox"))
+    monkeypatch.setattr(workers.sandbox.bubblewrap.BubblewrapLauncher, "launch", refuse("sandbox"))
     client = redis.Redis.from_url(django_settings.CELERY_BROKER_URL)
     try:
         shown = upload(

@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 
 import engine
-from workers.launchers import PROJECT_ROOT
-from workers.limits import Limits
-from workers.players import ProcessPlayer
-from workers.referee import MatchOutcome, play_match
-from workers.sandbox import BubblewrapLauncher, processes_of_uid
-from workers.zygote_lanes import lane_pids_of_uid
+from workers.play.players import ProcessPlayer
+from workers.play.referee import MatchOutcome, play_match
+from workers.sandbox.bubblewrap import BubblewrapLauncher, processes_of_uid
+from workers.sandbox.launchers import PROJECT_ROOT
+from workers.sandbox.limits import Limits
+from workers.sandbox.zygote_lanes import lane_pids_of_uid
 
 HOSTILE_DIR = Path(__file__).resolve().parent / "hostile"
 RANDOM_BOT = PROJECT_ROOT / "bots" / "reference" / "random_bot.py"
@@ -166,7 +166,7 @@ def assert_nothing_left(uids: list[int]) -> None:
     """No process (not even a zombie) of any sandbox uid used, no daemon, no cgroup.
 
     A zygote lane keeps its own three processes (bwrap, its PID 1, the zygote) under its
-    uid between bots (workers/zygote_lanes.py): those, and only those, may remain."""
+    uid between bots (workers/sandbox/zygote_lanes.py): those, and only those, may remain."""
     for uid in uids:
         left = [pid for pid in processes_of_uid(uid) if pid not in lane_pids_of_uid(uid)]
         assert left == [], f"processes of sandbox uid {uid} outlived the match"

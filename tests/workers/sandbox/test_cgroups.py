@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from tests.workers.sandbox.conftest import FAST, RANDOM_BOT
-from workers.cgroups import CgroupManager
-from workers.limits import Limits
+from workers.sandbox.cgroups import CgroupManager
+from workers.sandbox.limits import Limits
 
 
 def test_memory_cgroup_bounds_a_forked_tree(launcher):

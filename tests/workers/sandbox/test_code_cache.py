@@ -8,9 +8,9 @@ import uuid
 
 from tests.workers.sandbox.conftest import FAST, RANDOM_BOT
 from tests.workers.sandbox.test_sets import rotated_set
-from workers import code_cache
-from workers.players import BotProcess
-from workers.referee import play_set
+from workers.play.players import BotProcess
+from workers.play.referee import play_set
+from workers.sandbox import code_cache
 
 # A bot with a source of its own (so a key of its own), saying on stderr where it came from.
 SOURCE = """

@@ -17,8 +17,9 @@ from django.contrib.auth.models import User
 from arena.models import Match
 from tests.workers.sandbox.conftest import RANDOM_BOT, pick_game
 from tests.workers.test_tasks import make_bot, make_match, reference
-from workers import code_cache, scratch, tasks
-from workers.smoke import smoke_test
+from workers import tasks
+from workers.play.smoke import smoke_test
+from workers.sandbox import code_cache, scratch
 
 
 @pytest.fixture

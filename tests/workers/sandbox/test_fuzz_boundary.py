@@ -33,9 +33,9 @@ from tests.workers.sandbox.conftest import (
     make_test_launcher,
     pick_game,
 )
-from workers.players import BotProcess
-from workers.referee import SetMatch, play_set
-from workers.sandbox import BubblewrapLauncher
+from workers.play.players import BotProcess
+from workers.play.referee import SetMatch, play_set
+from workers.sandbox.bubblewrap import BubblewrapLauncher
 
 pytestmark = pytest.mark.slow
 

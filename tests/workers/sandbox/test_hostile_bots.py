@@ -26,7 +26,7 @@ from tests.workers.sandbox.conftest import (
     prepare,
     seats_for,
 )
-from workers.cgroups import BotCgroup, CgroupManager
+from workers.sandbox.cgroups import BotCgroup, CgroupManager
 
 # bot file -> the forfeit reason it must get (a regex), or None: it must not forfeit.
 FORFEITS: dict[str, str | None] = {
@@ -173,7 +173,7 @@ def test_sandbox_processes_do_not_outlive_a_dead_worker(tmp_path, lanes):
     worker = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE)
     assert worker.stdout is not None
     uid = int(worker.stdout.readline())
-    from workers.sandbox import processes_of_uid
+    from workers.sandbox.bubblewrap import processes_of_uid
 
     # The launch returns once the spawn chain runs; the uid switch comes a moment later.
     started = time.monotonic() + 5

@@ -1,4 +1,4 @@
-"""Zygote lanes (workers/zygote_lanes.py, workers/zygote.py): bots forked by a zygote
+"""Zygote lanes (workers/sandbox/zygote_lanes.py, workers/sandbox/zygote.py): bots forked by a zygote
 inside a long-lived sandbox. The hostile suites run through lanes too (the `launcher`
 fixture is parametrised); these tests check what is particular to a lane: the walls a
 forked bot builds for itself, that nothing of one bot reaches the next bot of the same
@@ -21,11 +21,11 @@ from tests.workers.sandbox.conftest import (
     assert_nothing_left,
     make_test_launcher,
 )
-from workers.launchers import launch_all
-from workers.players import BotProcess, ProcessPlayer
-from workers.referee import SetMatch, play_set
-from workers.sandbox import BubblewrapLauncher
-from workers.zygote_lanes import PROBE_BOT, ForkedSandbox, LanePool, lane_pids_of_uid
+from workers.play.players import BotProcess, ProcessPlayer
+from workers.play.referee import SetMatch, play_set
+from workers.sandbox.bubblewrap import BubblewrapLauncher
+from workers.sandbox.launchers import launch_all
+from workers.sandbox.zygote_lanes import PROBE_BOT, ForkedSandbox, LanePool, lane_pids_of_uid
 
 
 @pytest.fixture
@@ -78,7 +78,7 @@ def test_a_forked_bot_is_walled_in_like_a_bwrap_bot(one_lane, tmp_path):
 
 
 def test_a_forked_bot_runs_as_batch_work_like_its_referee(one_lane, tmp_path):
-    """A woken bot must not preempt its referee mid-round (workers/affinity.py)."""
+    """A woken bot must not preempt its referee mid-round (workers/node/affinity.py)."""
     source = (
         "import os, sys\n"
         "print('POLICY', os.sched_getscheduler(0), file=sys.stderr)\n"
@@ -223,9 +223,9 @@ def test_lanes_first_started_from_short_lived_threads_outlive_them(one_lane, gam
 
 def test_closing_all_lanes_ends_every_launchers_lanes_lent_or_idle(one_lane, tmp_path):
     """What a pool process does as it exits: the worker's launcher and the validation's
-    (workers/smoke.py keeps its own) both started lanes; one lane is still lent to a bot.
+    (workers/play/smoke.py keeps its own) both started lanes; one lane is still lent to a bot.
     Afterwards nothing of their uids is left, not even a zombie child of this process."""
-    from workers.zygote_lanes import close_all_lanes
+    from workers.sandbox.zygote_lanes import close_all_lanes
 
     idle, _ = _run(one_lane, "def act(o, l):\n    return l[0]\n", tmp_path / "idle")
     other = make_test_launcher(use_lanes=True)

@@ -18,11 +18,11 @@ from tests.workers.sandbox.conftest import (
     assert_nothing_left,
     play_sandboxed,
 )
-from workers.isolation import get_launcher
-from workers.launchers import fast_codec_file
-from workers.limits import Limits
-from workers.players import ProcessPlayer
-from workers.sandbox import BubblewrapLauncher, SandboxUnavailable, _world_readable
+from workers.play.players import ProcessPlayer
+from workers.sandbox.bubblewrap import BubblewrapLauncher, SandboxUnavailable, _world_readable
+from workers.sandbox.isolation import get_launcher
+from workers.sandbox.launchers import fast_codec_file
+from workers.sandbox.limits import Limits
 
 
 def test_missing_bubblewrap_is_one_clear_error():
@@ -140,9 +140,9 @@ def test_tmp_is_private_and_size_limited(launcher):
 
 
 def test_the_hosts_shared_memory_where_matches_keep_bot_files_is_out_of_sight(launcher):
-    """Workers write each match's bot files under /dev/shm (workers/scratch.py): the sandbox's
+    """Workers write each match's bot files under /dev/shm (workers/sandbox/scratch.py): the sandbox's
     /dev is its own, so neither the folder nor a file in it can be listed or opened."""
-    from workers import scratch
+    from workers.sandbox import scratch
 
     assert scratch.scratch_dir() == "/dev/shm"
     with tempfile.TemporaryDirectory(prefix="arena-match-probe-", dir="/dev/shm") as folder:
@@ -275,7 +275,7 @@ def test_a_cgroup_that_cannot_be_joined_stops_the_chain_before_bwrap(tmp_path):
 def test_a_lease_says_clean_only_after_a_clean_release(tmp_path):
     """The marker is overwritten in place (same size, no truncate): a worker that dies
     holding the uid leaves "dirty", so the next holder searches /proc for leftovers."""
-    from workers.sandbox import UidLease
+    from workers.sandbox.bubblewrap import UidLease
 
     path = tmp_path / "uid-61000.lock"
     lease = UidLease(61000, os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
@@ -311,7 +311,7 @@ def test_a_dirty_uid_held_by_someone_elses_zombie_is_skipped_without_waiting(tmp
     """Nothing a starting pool process can do removes another process's zombie: the lease
     moves on to the next uid at once instead of waiting out its deadline for each such uid
     (a second each, which pushed a pool process past Celery's 4 s start-up limit)."""
-    from workers.sandbox_process import _kill_uid, processes_of_uid
+    from workers.sandbox.process import _kill_uid, processes_of_uid
 
     uid = 64990
     parent = _zombie_of_another_parent(uid)
@@ -334,7 +334,7 @@ def test_a_dirty_uid_held_by_someone_elses_zombie_is_skipped_without_waiting(tmp
 
 def test_a_dirty_uid_whose_processes_live_is_emptied_and_leased():
     """A live leftover of a crashed worker is killed; its uid is then clean to lease."""
-    from workers.sandbox_process import _kill_uid, processes_of_uid
+    from workers.sandbox.process import _kill_uid, processes_of_uid
 
     uid = 64991
     leftover = subprocess.Popen(

@@ -26,10 +26,10 @@ from tests.workers.sandbox.conftest import (
     prepare,
 )
 from tests.workers.sandbox.test_hostile_bots import FORFEITS
-from workers.launchers import PROJECT_ROOT, launch_all
-from workers.players import BotProcess, InProcessBot, InProcessPlayer, ProcessPlayer
-from workers.referee import MatchOutcome, SetMatch, play_match, play_set
-from workers.zygote_lanes import ForkedSandbox
+from workers.play.players import BotProcess, InProcessBot, InProcessPlayer, ProcessPlayer
+from workers.play.referee import MatchOutcome, SetMatch, play_match, play_set
+from workers.sandbox.launchers import PROJECT_ROOT, launch_all
+from workers.sandbox.zygote_lanes import ForkedSandbox
 
 SET_BOTS = Path(__file__).resolve().parent / "bots"
 HEURISTIC = PROJECT_ROOT / "bots" / "reference" / "moonrollers_heuristic.py"
@@ -141,7 +141,7 @@ def test_an_error_while_handling_a_bots_output_forfeits_that_bot_not_the_set(
 ):
     """Whatever the referee fails on while handling one bot's line is charged to that bot:
     here the decoder is made to fail on one marker, standing for a bug not yet known."""
-    import workers.bot_process as bot_process
+    import workers.play.bot_process as bot_process
 
     decode = bot_process.decode_line
 

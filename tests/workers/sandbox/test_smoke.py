@@ -16,8 +16,8 @@ from tests.workers.sandbox.conftest import (
     prepare,
 )
 from tests.workers.sandbox.test_hostile_bots import FORFEITS
-from workers.sandbox import BubblewrapLauncher, SandboxUnavailable
-from workers.smoke import _safe_filename, smoke_test
+from workers.play.smoke import _safe_filename, smoke_test
+from workers.sandbox.bubblewrap import BubblewrapLauncher, SandboxUnavailable
 
 
 @pytest.mark.parametrize("name", sorted(FORFEITS))

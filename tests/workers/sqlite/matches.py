@@ -20,8 +20,8 @@ import django  # noqa: E402
 django.setup()
 
 from workers import tasks  # noqa: E402
-from workers.management.commands.arena_bench import (  # noqa: E402
-    Command,
+from workers.bench.pipeline import (  # noqa: E402
+    PipelineBench,
     default_bots,
     seating,
 )
@@ -29,7 +29,7 @@ from workers.management.commands.arena_bench import (  # noqa: E402
 
 def main(argv: list[str]) -> int:
     if argv[0] == "create":
-        command, names = Command(), default_bots("moonrollers")
+        command, names = PipelineBench(), default_bots("moonrollers")
         jobs = [
             ("moonrollers", seed, seating(seed, names, 2)) for seed in range(1, int(argv[1]) + 1)
         ]

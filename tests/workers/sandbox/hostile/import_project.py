@@ -7,6 +7,6 @@ HOST = globals().get("HOST", {})
 
 def act(observation, legal_actions):
     sys.path.append(HOST.get("project", "/work/main"))
-    import workers.referee  # noqa: F401
+    import workers.play.referee  # noqa: F401
 
     return legal_actions[0]

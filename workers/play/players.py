@@ -1,6 +1,6 @@
 """Bots as the referee sees them: one channel per bot, serving one or many matches.
 
-`BotProcess` (workers/bot_process.py) talks JSON lines to one bot process started by
+`BotProcess` (workers/play/bot_process.py) talks JSON lines to one bot process started by
 a launcher (the sandbox in the arena), which plays every match of a set; `watch` and
 `wait_for_answers` multiplex the set's processes for the referee.
 
@@ -21,9 +21,9 @@ from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
 from bots.sdk.runner import LoadedBot
-from workers.bot_process import BotProcess
-from workers.limits import Limits
-from workers.protocol import LONE, Answer, Forfeit
+from workers.play.bot_process import BotProcess
+from workers.play.protocol import LONE, Answer, Forfeit
+from workers.sandbox.limits import Limits
 
 __all__ = [
     "Bot",

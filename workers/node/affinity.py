@@ -15,7 +15,7 @@ that policy waits for the tick instead of preempting the one running: the refere
 to every bot of a set before any of them runs, and a bot answers all of its requests
 before the referee reads them. A set of 16 quick matches then switches ~30 % less
 (measured: ~630 against ~900 switches of the referee a set) and costs ~3-5 % less CPU.
-Answers read together are timed together (workers/bot_process.py), and a slow bot is
+Answers read together are timed together (workers/play/bot_process.py), and a slow bot is
 still preempted by the tick, so a move is charged at most a scheduler slice more.
 """
 

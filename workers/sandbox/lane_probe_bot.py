@@ -1,6 +1,6 @@
 """The lane probe: a bot that checks, from the inside, the walls a lane gives its bots.
 
-Run by `LanePool.probe` (workers/zygote_lanes.py) as a bot file; it prints its verdict
+Run by `LanePool.probe` (workers/sandbox/zygote_lanes.py) as a bot file; it prints its verdict
 to stderr. Only the standard library: it runs in the sandbox.
 """
 

@@ -20,8 +20,8 @@ import threading
 import time
 from typing import Any
 
-from workers.cgroups import BotCgroup
-from workers.limits import Limits
+from workers.sandbox.cgroups import BotCgroup
+from workers.sandbox.limits import Limits
 
 PR_SET_CHILD_SUBREAPER = 36
 # bwrap reports a command killed by signal N as exit status 128 + N.

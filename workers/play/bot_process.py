@@ -8,7 +8,7 @@ Faults stay per match where they can: a timeout or a bad answer forfeits that ma
 a process that dies or floods its output forfeits every match it was still playing.
 
 Everything a bot writes is checked here before the referee uses it: a line is decoded
-within bounds (workers/protocol.py), a reply's "match" must name one of this bot's
+within bounds (workers/play/protocol.py), a reply's "match" must name one of this bot's
 requests, and an error while reading a bot's output forfeits that bot, never the set.
 """
 
@@ -24,9 +24,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from workers import code_cache
-from workers.limits import Limits
-from workers.protocol import (
+from workers.play.protocol import (
     LONE,
     MAX_LOAD_EXTENSION,
     Answer,
@@ -35,6 +33,8 @@ from workers.protocol import (
     decode_line,
     encode_line,
 )
+from workers.sandbox import code_cache
+from workers.sandbox.limits import Limits
 
 log = logging.getLogger(__name__)
 
@@ -92,7 +92,7 @@ class BotProcess:
         self._stdin_open = True
         self.stdout_fd = process.stdout.fileno()
         self.stderr_fd: int | None = process.stderr.fileno()
-        # The runner's first line is its compiled code, for the cache (workers/code_cache.py).
+        # The runner's first line is its compiled code, for the cache (workers/sandbox/code_cache.py).
         code_key = getattr(process, "code_key", None)
         self._code_key: str | None = code_key if isinstance(code_key, str) else None
 
@@ -392,7 +392,7 @@ class BotProcess:
     # ----- plumbing ------------------------------------------------------------------------
 
     def _measure(self, name: str) -> float | None:
-        """A reading the launcher's process may offer (workers/sandbox.py does)."""
+        """A reading the launcher's process may offer (workers/sandbox/bubblewrap.py does)."""
         reader = getattr(self.process, name, None)
         if reader is None:
             return None
@@ -507,7 +507,7 @@ class BotProcess:
                 "SIGXFSZ": " (file size limit)",
                 "SIGSEGV": " (crashed)",
             }.get(name, "")
-            # A launcher that knows why the kernel killed the bot says so (workers/sandbox.py).
+            # A launcher that knows why the kernel killed the bot says so (workers/sandbox/bubblewrap.py).
             cause = getattr(self.process, "death_cause", None)
             if isinstance(cause, str) and cause:
                 hint = f" ({cause})"
@@ -524,7 +524,7 @@ class BotProcess:
         try:
             kill_tree = getattr(self.process, "kill_tree", None)
             if kill_tree is not None:
-                kill_tree()  # a zygote lane's bot notes its tree first (zygote_lanes.py)
+                kill_tree()  # a zygote lane's bot notes its tree first (workers/sandbox/zygote_lanes.py)
             else:
                 os.killpg(self.process.pid, signal.SIGKILL)
             return True

@@ -14,7 +14,7 @@ that asked for it is taken.
 The folder is private to the worker's uid (0700, in memory under /dev/shm where
 writable) and bounded: at most MAX_FILES entries of at most MAX_CODE_BYTES each; a full
 cache drops its oldest quarter. The runner's code line is never an answer, kept or not
-(workers/bot_process.py).
+(workers/play/bot_process.py).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ import stat
 import sys
 import tempfile
 
-from workers.scratch import scratch_dir
+from workers.sandbox.scratch import scratch_dir
 
 MAX_CODE_BYTES = 512 << 10  # the marshal, in bytes (the line carries twice as many)
 MAX_FILES = 4096

@@ -417,7 +417,7 @@ def main(argv: list[str]) -> int:
     for folder in libs:
         argv_base += ["--lib", folder]
     lane = socket.socket(fileno=lane_fd)
-    # Every bot of the lane runs as batch work, as its referee does: workers/affinity.py's
+    # Every bot of the lane runs as batch work, as its referee does: workers/node/affinity.py's
     # schedule_as_batch, written out since the zygote imports nothing of the project.
     with contextlib.suppress(AttributeError, OSError):
         os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))

@@ -54,7 +54,7 @@ def check_host(processes: int) -> HostCapacity:
     """Check the launcher this host is configured for, and count what it may use."""
     from django.conf import settings
 
-    from workers.isolation import get_launcher
+    from workers.sandbox.isolation import get_launcher
 
     isolation = settings.ARENA_BOT_ISOLATION
     problem = ""

@@ -1,7 +1,7 @@
 """How long a pool process takes to make its sandbox ready, against the number of sandbox
 uids and of uids that a killed pool process left behind.
 
-    python -m workers.bench_pool_start [--uids 16 128 512] [--dirty 0 4 12] [--runs 5] [--json]
+    python -m workers.bench.pool_start [--uids 16 128 512] [--dirty 0 4 12] [--runs 5] [--json]
 
 Each run starts a fresh interpreter that does what a Celery pool process does when it starts
 (`_prepare_launcher` in workers/celery.py): build the bubblewrap launcher, check it (one
@@ -11,7 +11,7 @@ that takes more than 4 s (`worker_proc_alive_timeout`).
 Before each run, `--dirty` uids at the front of the launcher's leasing order are left as a
 SIGKILLed pool process leaves them: the lock file says "dirty", and the uid has zombie
 processes whose parent (this benchmark, standing for the worker's main process) has not yet
-reaped them. The worker's main process reaps such zombies every 5 s (workers/heartbeat.py);
+reaped them. The worker's main process reaps such zombies every 5 s (workers/node/heartbeat.py);
 a pool process started before that must not wait for them.
 
 Needs root (sandbox uids and lanes are root-only), as the workers have.
@@ -28,13 +28,13 @@ import subprocess
 import sys
 import time
 
-from workers.sandbox_process import _lock_dir
+from workers.sandbox.process import _lock_dir
 
 DEFAULT_UID_BASE = 65000  # away from the workers' (61000) and the tests' (63000-64999)
 
 CHILD = """
 import json, sys, time
-from workers.sandbox import BubblewrapLauncher
+from workers.sandbox.bubblewrap import BubblewrapLauncher
 base, count = int(sys.argv[1]), int(sys.argv[2])
 started = time.perf_counter()
 launcher = BubblewrapLauncher(slot=0, uid_base=base, uid_count=count)

@@ -1,6 +1,6 @@
 """The worker main process's watch: reap what sandboxes leave it, and say how the node is.
 
-The main process is the child subreaper of its pool (workers/sandbox_process.py): when a
+The main process is the child subreaper of its pool (workers/sandbox/process.py): when a
 pool process dies, whatever of its sandboxes outlives it is reparented here. Billiard
 reaps the processes it started (the pool, an embedded beat) and nothing else, so without
 this loop each such orphan stays a zombie for the life of the worker. `reap_adopted()`
@@ -132,7 +132,7 @@ def record_pool_start(node: str) -> None:
 
 def record_sandbox_starts() -> None:
     """Add this pool process's sandbox starts since the last call to the arena's counter."""
-    from workers.launchers import SANDBOX_STARTS
+    from workers.sandbox.launchers import SANDBOX_STARTS
 
     count = SANDBOX_STARTS.take()
     if not count:

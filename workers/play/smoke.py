@@ -18,11 +18,11 @@ import tempfile
 from pathlib import Path
 
 import engine
-from workers.limits import Limits
-from workers.players import ProcessPlayer
-from workers.referee import play_match
-from workers.sandbox import BubblewrapLauncher, SandboxUnavailable
-from workers.scratch import folder_prefix, is_full, places
+from workers.play.players import ProcessPlayer
+from workers.play.referee import play_match
+from workers.sandbox.bubblewrap import BubblewrapLauncher, SandboxUnavailable
+from workers.sandbox.limits import Limits
+from workers.sandbox.scratch import folder_prefix, is_full, places
 
 SMOKE_LIMITS = Limits(
     move_seconds=1.0,

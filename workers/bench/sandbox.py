@@ -1,6 +1,6 @@
 """What the sandbox costs: start-up, per-move round trip, and a whole match.
 
-    python -m workers.bench_sandbox [--json] [--runs 30] [--moves 3000] [--matches 5]
+    python -m workers.bench.sandbox [--json] [--runs 30] [--moves 3000] [--matches 5]
 
 * start-up: launch a sandbox running `python -I -S -c pass` until it exits
   (median of --runs), beside the same interpreter started bare; and the time
@@ -19,7 +19,7 @@
   --sets sets of each. Both wall time and CPU time (this process and the sandboxes'
   cgroups: a zygote lane's group holds its bot and the zygote's forks for it): on a
   loaded machine the CPU ratio is the steadier figure.
-* zygote lanes (workers/zygote_lanes.py), where they are on: a bot forked by a warm
+* zygote lanes (workers/sandbox/zygote_lanes.py), where they are on: a bot forked by a warm
   lane, to its first answer and closed (wall and CPU); a lane's own start, paid once
   per worker process and left out of the set figures (the lanes are started first).
 
@@ -43,11 +43,11 @@ from typing import Any
 
 import engine
 from bots.sdk.runner import load_bot
-from workers.launchers import PROJECT_ROOT, TrustedProcessLauncher, launch_all
-from workers.limits import Limits
-from workers.players import BotProcess, InProcessBot, InProcessPlayer, ProcessPlayer
-from workers.referee import SetMatch, play_match, play_set
-from workers.sandbox import BubblewrapLauncher
+from workers.play.players import BotProcess, InProcessBot, InProcessPlayer, ProcessPlayer
+from workers.play.referee import SetMatch, play_match, play_set
+from workers.sandbox.bubblewrap import BubblewrapLauncher
+from workers.sandbox.launchers import PROJECT_ROOT, TrustedProcessLauncher, launch_all
+from workers.sandbox.limits import Limits
 
 RANDOM_BOT = PROJECT_ROOT / "bots" / "reference" / "random_bot.py"
 HEURISTIC_BOT = PROJECT_ROOT / "bots" / "reference" / "moonrollers_heuristic.py"
@@ -207,7 +207,7 @@ def bench_set(
         decisions += sum(outcome.decisions for outcome in inside)
 
         cpu_before, started = _own_cpu(), time.perf_counter()
-        # Started side by side, as a worker starts a set's bots (workers/launchers.py).
+        # Started side by side, as a worker starts a set's bots (workers/sandbox/launchers.py).
         launched = launch_all(launcher, [bot] * seats, limits)
         bots = [BotProcess(_started(process), limits, size) for process in launched]
         played = play_set(game, specs, bots)
@@ -347,8 +347,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(list(sys.argv[1:] if argv is None else argv))
-    # Measured as a worker's pool process runs matches: pinned to one CPU (workers/affinity.py).
-    from workers.affinity import pin_to_one_cpu
+    # Measured as a worker's pool process runs matches: pinned to one CPU (workers/node/affinity.py).
+    from workers.node.affinity import pin_to_one_cpu
 
     pin_to_one_cpu()
     try:

@@ -1,5 +1,5 @@
 """The referee alone, in a pool of processes: the side of `manage.py arena_bench`
-(workers/management/commands/) that plays matches with no broker and no database, as a
+(workers/bench/pipeline.py) that plays matches with no broker and no database, as a
 worker's pool process would.
 
 Each process pins itself to one CPU, checks its launcher and starts its zygote lanes
@@ -16,7 +16,7 @@ from typing import Any
 from django.conf import settings
 
 _launcher: Any = None
-# The previous set's bots, killed and still being waited for (workers/set_play.py).
+# The previous set's bots, killed and still being waited for (workers/play/set_play.py).
 _ending: Any = None
 _barrier: Any = None
 
@@ -25,8 +25,8 @@ def pool_init(isolation: str, slots: Any, barrier: Any) -> None:
     """`barrier`: one party per pool process, for `pool_finish`."""
     global _launcher, _barrier
     _barrier = barrier
-    from workers.affinity import freeze_startup_heap, pin_to_one_cpu
-    from workers.isolation import get_launcher
+    from workers.node.affinity import freeze_startup_heap, pin_to_one_cpu
+    from workers.sandbox.isolation import get_launcher
 
     # Pinned like a worker's pool process (workers/celery.py), so both sides compare alike.
     if settings.ARENA_PIN_MATCH_CPU:
@@ -60,9 +60,9 @@ def pool_finish(_: int) -> int:
 def pool_play(
     job: tuple[str, int, list[str], dict[str, Any], dict[str, Any]],
 ) -> tuple[int, float]:
-    from workers.limits import Limits
-    from workers.players import ProcessPlayer
-    from workers.referee import play_match
+    from workers.play.players import ProcessPlayer
+    from workers.play.referee import play_match
+    from workers.sandbox.limits import Limits
 
     game, seed, paths, options, limits_dict = job
     limits = Limits.from_dict(limits_dict)
@@ -87,10 +87,10 @@ def pool_play_set(
     here that wait overlaps the next set's start (a worker overlaps it with the
     recording), so the referee's figure does not pay a cost the pipeline hides."""
     global _ending
-    from workers.limits import Limits
-    from workers.players import BotProcess, close_all
-    from workers.referee import SetMatch, play_set
-    from workers.set_play import SetEnding
+    from workers.play.players import BotProcess, close_all
+    from workers.play.referee import SetMatch, play_set
+    from workers.play.set_play import SetEnding
+    from workers.sandbox.limits import Limits
 
     game, matches, options, limits_dict = job
     limits = Limits.from_dict(limits_dict)

@@ -1,4 +1,4 @@
-"""Sandbox lanes: bots started by a zygote (`workers/zygote.py`) instead of a new bwrap.
+"""Sandbox lanes: bots started by a zygote (`workers/sandbox/zygote.py`) instead of a new bwrap.
 
 A lane is one long-lived bubblewrap sandbox on a leased uid, in a cgroup of its own,
 running the zygote: an interpreter with the runner and codec loaded, allowed to make
@@ -39,9 +39,9 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Protocol
 
-from workers.cgroups import BotCgroup, CgroupManager
-from workers.limits import Limits
-from workers.sandbox_process import (
+from workers.sandbox.cgroups import BotCgroup, CgroupManager
+from workers.sandbox.limits import Limits
+from workers.sandbox.process import (
     BWRAP_SIGNAL_BASE,
     SandboxReadings,
     UidLease,
@@ -237,7 +237,7 @@ class Lane:
 
     def _code(self, bot_fd: int, name: str, limits: Limits) -> tuple[int | None, int, str | None]:
         """The bot's cached compiled code to send (or how much room to emit it in), and
-        the key to store emitted code under (workers/code_cache.py)."""
+        the key to store emitted code under (workers/sandbox/code_cache.py)."""
         options: list[str] = []
         fds: list[int] = []
         args, key = self.launcher.code_options(bot_fd, name, limits, options, fds)

@@ -1,6 +1,6 @@
 """How long one Swiss round takes to pair, mid-event (pure maths, one core).
 
-    .venv/bin/python scripts/bench_pairing.py [n:k:rounds_before ...]
+    .venv/bin/python -m arena.bench.pairing [n:k:rounds_before ...]
 
 For each field: play a Swiss with random results up to round `r`, then time pairing
 round r + 1 (median of 5). Prints one line per field.
@@ -12,12 +12,9 @@ import random
 import statistics
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from arena.tournaments.round_robin import rotations  # noqa: E402
-from arena.tournaments.swiss import PlayedTable, entrants_after, pair_round  # noqa: E402
+from arena.tournaments.round_robin import rotations
+from arena.tournaments.swiss import PlayedTable, entrants_after, pair_round
 
 
 def history(n: int, k: int, rounds: int, rng: random.Random) -> list:

@@ -1,7 +1,7 @@
 """The bubblewrap sandbox: every untrusted bot runs here, one sandbox per bot per set.
 
 Where the worker is root with a writable cgroup tree, a bot is forked into its walls by
-a zygote lane (`workers/zygote_lanes.py`, `workers/zygote.py`): a long-lived sandbox of
+a zygote lane (`workers/sandbox/zygote_lanes.py`, `workers/sandbox/zygote.py`): a long-lived sandbox of
 this same view, one uid and cgroup per lane, one bot at a time, in which each bot gets
 the namespaces, `/tmp`, limits and seccomp filter described below as a bwrap'd bot
 does, for three forks of a clean interpreter instead of a new one. Elsewhere, when a
@@ -18,9 +18,9 @@ session; it dies with its parent. Around that:
   so `RLIMIT_NPROC` bounds that one bot and a cleanup can find all it started;
 * rlimits (address space, CPU time, processes, open files, file size) and, where
   the host's cgroup tree is writable, a pids/memory/CPU cgroup per sandbox
-  (`workers/cgroups.py`), applied before bwrap starts by a vfork'd chain of
+  (`workers/sandbox/cgroups.py`), applied before bwrap starts by a vfork'd chain of
   `/bin/sh` (joins the cgroups), `prlimit` and `setpriv` (drops to the uid);
-* a seccomp deny-list (`workers/seccomp_filter.py`) when pyseccomp is present;
+* a seccomp deny-list (`workers/sandbox/seccomp_filter.py`) when pyseccomp is present;
 * the worker becomes a child subreaper and reaps what the sandboxes leave, so
   nothing outlives a match, not even a zombie counted against the next bot.
 
@@ -44,18 +44,18 @@ import time
 from pathlib import Path
 from typing import Any
 
-from workers import code_cache
-from workers.cgroups import CgroupManager
-from workers.launchers import (
+from workers.sandbox import code_cache
+from workers.sandbox.cgroups import CgroupManager
+from workers.sandbox.launchers import (
     RUNNER,
     SANDBOX_STARTS,
     compiled_file,
     compiled_runner,
     fast_codec_file,
 )
-from workers.limits import Limits, LimitsError
-from workers.sandbox_mounts import ENGINE_DIR, _interpreter_prefix, _package_dirs, _stage_library
-from workers.sandbox_process import (
+from workers.sandbox.limits import Limits, LimitsError
+from workers.sandbox.mounts import ENGINE_DIR, _interpreter_prefix, _package_dirs, _stage_library
+from workers.sandbox.process import (
     SandboxedProcess,
     SandboxUnavailable,
     UidLease,
@@ -67,7 +67,7 @@ from workers.sandbox_process import (
     _world_readable,
     processes_of_uid,
 )
-from workers.zygote_lanes import ZYGOTE_SOURCE, LaneError, LanePool
+from workers.sandbox.zygote_lanes import ZYGOTE_SOURCE, LaneError, LanePool
 
 __all__ = [
     "BubblewrapLauncher",
@@ -92,7 +92,7 @@ UIDS_PER_SLOT = 16
 # The interpreter bots run with, when neither the worker's own nor a system python3 of the
 # same minor version can be read by an unprivileged uid.
 PYTHON_ENV = "ARENA_SANDBOX_PYTHON"
-# "off": a bwrap of its own for every bot, no zygote lanes (workers/zygote_lanes.py).
+# "off": a bwrap of its own for every bot, no zygote lanes (workers/sandbox/zygote_lanes.py).
 ZYGOTE_ENV = "ARENA_SANDBOX_ZYGOTE"
 OFF_WORDS = ("off", "0", "false", "no")
 # Lanes one launcher (one worker process) keeps: a set's bots take one each.
@@ -153,7 +153,7 @@ class BubblewrapLauncher:
         self._seccomp: bytes | None = None
         self.seccomp_note = "off"
         if use_seccomp:
-            from workers.seccomp_filter import compiled_filter
+            from workers.sandbox.seccomp_filter import compiled_filter
 
             self._seccomp, self.seccomp_note = compiled_filter()
         self.subreaper = _become_subreaper() if self.is_root else False
@@ -378,7 +378,7 @@ class BubblewrapLauncher:
                 pass  # a bwrap of its own, as without lanes
         return self._start(Path(bot_path), limits)
 
-    # ----- what zygote lanes need (workers/zygote_lanes.py) ---------------------
+    # ----- what zygote lanes need (workers/sandbox/zygote_lanes.py) ---------------------
 
     def warm_lanes(self, count: int = 2) -> None:
         """Start `count` zygote lanes now (where they are on): once per worker process,
@@ -554,7 +554,7 @@ class BubblewrapLauncher:
                 close_fds=True,
                 pass_fds=fds,
             )
-            # The runner's first line is then its compiled code (workers/bot_process.py).
+            # The runner's first line is then its compiled code (workers/play/bot_process.py).
             process.code_key = code_key if command is None else None
             return process
         except BaseException:
@@ -570,7 +570,7 @@ class BubblewrapLauncher:
     def code_options(
         self, bot_fd: int, name: str, limits: Limits, options: list[str], fds: list[int]
     ) -> tuple[list[str], str | None]:
-        """The runner's arguments for the bot's cached code (workers/code_cache.py): bound
+        """The runner's arguments for the bot's cached code (workers/sandbox/code_cache.py): bound
         read-only when the cache has it, else asked for; the key to store it under."""
         try:
             size = os.fstat(bot_fd).st_size

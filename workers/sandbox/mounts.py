@@ -12,8 +12,8 @@ import sysconfig
 import tempfile
 from pathlib import Path
 
-from workers.launchers import PROJECT_ROOT, RUNNER
-from workers.sandbox_process import SandboxUnavailable, _world_readable
+from workers.sandbox.launchers import PROJECT_ROOT, RUNNER
+from workers.sandbox.process import SandboxUnavailable, _world_readable
 
 ENGINE_DIR = PROJECT_ROOT / "engine"
 

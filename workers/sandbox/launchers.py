@@ -3,7 +3,7 @@
 `TrustedProcessLauncher` gives a bot its own process with rlimits, an empty
 environment and its own session, but no isolation: it is for trusted local
 bots only (`arena play --isolation process`). Untrusted bots go through the
-bubblewrap sandbox in `workers/sandbox.py`, which has the same interface.
+bubblewrap sandbox in `workers/sandbox/bubblewrap.py`, which has the same interface.
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
 
-from workers.limits import Limits
+from workers.sandbox.limits import Limits
 
-RUNNER = Path(__file__).resolve().parent.parent / "bots" / "sdk" / "runner.py"
+RUNNER = Path(__file__).resolve().parents[2] / "bots" / "sdk" / "runner.py"
 PROJECT_ROOT = RUNNER.parent.parent.parent
 
 
@@ -41,7 +41,7 @@ def compiled_runner() -> Path:
 def compiled_file(source_path: Path) -> Path:
     """A module compiled once into a world-readable .pyc named by a hash of its source,
     written once per host (or the source itself when no folder takes it). The bots'
-    interpreter has the same minor version (workers/sandbox.py chooses it so), hence
+    interpreter has the same minor version (workers/sandbox/bubblewrap.py chooses it so), hence
     the same bytecode format."""
     source = source_path.read_bytes()
     digest = hashlib.sha256(source + sys.version.encode()).hexdigest()[:20]
@@ -144,7 +144,7 @@ def rlimit_setter(limits: Limits, processes: bool = False):  # type: ignore[no-u
 
 
 class StartCounter:
-    """Bots this process has started, handed over in batches (workers/heartbeat.py adds them
+    """Bots this process has started, handed over in batches (workers/node/heartbeat.py adds them
     to the arena's counter in Redis after each task, off the path of a start)."""
 
     def __init__(self) -> None:

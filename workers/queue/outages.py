@@ -24,7 +24,7 @@ from django.conf import settings
 from django.db import connection
 
 from arena.errors import DATABASE_OUTAGES as OUTAGES
-from workers.lease import Lease
+from workers.queue.lease import Lease
 
 log = logging.getLogger(__name__)
 

@@ -21,12 +21,12 @@ from django.conf import settings
 
 import engine
 from arena.models import Match, MatchSeat
-from workers.isolation import get_launcher
-from workers.launchers import Launcher, launch_all
-from workers.limits import Limits, LimitsError
-from workers.players import BotProcess, close_all
-from workers.referee import MatchOutcome, SetMatch, play_set
-from workers.scratch import folder_prefix, is_full, places
+from workers.play.players import BotProcess, close_all
+from workers.play.referee import MatchOutcome, SetMatch, play_set
+from workers.sandbox.isolation import get_launcher
+from workers.sandbox.launchers import Launcher, launch_all
+from workers.sandbox.limits import Limits, LimitsError
+from workers.sandbox.scratch import folder_prefix, is_full, places
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +65,7 @@ def worker_launcher() -> Launcher:
 def close_launchers() -> None:
     """Close this process's launchers and every zygote lane it started, the validation's
     smoke matches' too (a pool process's last act: workers/celery.py)."""
-    from workers.zygote_lanes import close_all_lanes
+    from workers.sandbox.zygote_lanes import close_all_lanes
 
     _launchers.clear()
     try:
@@ -128,7 +128,8 @@ class SetEnding:
         try:
             close_all(self._bots)
         except Exception:
-            # Their uids and cgroups go back dirty and are cleaned before reuse (sandbox.py).
+            # Their uids and cgroups go back dirty and are cleaned before reuse
+            # (workers/sandbox/bubblewrap.py).
             log.exception("the set's bots did not end cleanly")
         finally:
             if self._folder is not None:

@@ -73,7 +73,7 @@ _CLAIM_SQL = (
 )
 # PostgreSQL: no lease is taken over in the first lease (at most 30 s) after the server
 # started. Every lease lapses while it is down; a worker that played through the outage
-# renews within a third of a lease of its return (workers/lease.py) and records its result,
+# renews within a third of a lease of its return (workers/queue/lease.py) and records its result,
 # where a duplicate message arriving first would have taken the match over and played it
 # again.
 _NOT_JUST_RESTARTED = " AND pg_postmaster_start_time() < %s"
@@ -109,7 +109,7 @@ def read_and_claim_set(match_ids: list[int]) -> list[Claim]:
     lease lapses and the reaper re-queues it. The read runs first, so it sees the
     matches as they were before the claim (and who held them), and the claim's condition
     makes a second delivery find them taken. The claim is a lease (ARENA_LEASE_SECONDS)
-    renewed while the set plays (workers/lease.py, and `extend_claims` between rounds); a
+    renewed while the set plays (workers/queue/lease.py, and `extend_claims` between rounds); a
     match running under a lapsed lease is taken over, the lapsed claim kept as an attempt.
     """
     from arena.models import MatchAttempt

@@ -1,7 +1,7 @@
 """The referee: plays a set of matches through the engine in lock-step, with no ORM.
 
 A set is one or more matches between the same bots (`play_set`); each bot is one
-channel (`workers/players.py`: one process for the whole set, or a bot called in
+channel (`workers/play/players.py`: one process for the whole set, or a bot called in
 this process). Every round the referee advances each unfinished match to its next
 decision, sends each bot all of its pending decisions in one write, and applies the
 answers as they arrive. One match alone is a set of one (`play_match`).
@@ -25,7 +25,7 @@ from typing import Any
 
 import engine
 from engine.core.ranking import ranks_from_keys
-from workers.players import (
+from workers.play.players import (
     Bot,
     Forfeit,
     Player,
@@ -151,7 +151,7 @@ def play_set(
     if len(by_key) != len(tables):
         raise ValueError("two matches of the set have the same key")
     if any(type(key) is not int for key in by_key):
-        # A bot's reply names its match by an int (workers/bot_process.py checks it so).
+        # A bot's reply names its match by an int (workers/play/bot_process.py checks it so).
         raise ValueError("a match key must be an int")
     started = time.monotonic()
     deadline = started + match_seconds * len(tables) if match_seconds else None
