@@ -272,26 +272,37 @@ def command_replay(args: argparse.Namespace) -> int:
         if args.match is None or not args.match.isdigit():
             raise UsageError("arena replay download MATCH: give the match id")
         saved = service_commands.download_replay(int(args.match), args.output)
-        print(f"saved match {args.match}'s replay to {saved}")
+        if args.json:
+            print(json.dumps({"match": int(args.match), "path": str(saved)}))
+        else:
+            print(f"saved match {args.match}'s replay to {saved}")
         return 0
     payload = _replay_payload(args.target)
     records = payload if isinstance(payload, list) else [payload]
     failures = 0
+    verdicts = []
     for index, record in enumerate(records):
         label = f"record {index}: " if len(records) > 1 else ""
         try:
             state = engine.replay(record)
         except (engine.ReplayMismatch, engine.UnknownGame) as exc:
-            print(f"{label}does not reproduce: {exc}")
+            verdicts.append({"reproduces": False, "reason": str(exc)})
+            if not args.json:
+                print(f"{label}does not reproduce: {exc}")
             failures += 1
             continue
         result = state.result() if state.is_terminal() else None
+        verdicts.append({"reproduces": True, "actions": len(record["actions"]), "result": result})
+        if args.json:
+            continue
         if args.steps:
             _print_steps(record)
         print(
             f"{label}reproduces: {record['game']} seed {record['seed']}, "
             f"{len(record['actions'])} actions, result {json.dumps(result)}"
         )
+    if args.json:
+        print(json.dumps(verdicts[0] if len(verdicts) == 1 else verdicts))
     return 1 if failures else 0
 
 
@@ -367,6 +378,7 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("match", nargs="?", help="with `download`: the match id")
     replay.add_argument("-o", "--output", help="with `download`: where to save it")
     replay.add_argument("--steps", action="store_true", help="print every step")
+    replay.add_argument("--json", action="store_true", help="print JSON for scripts")
     replay.set_defaults(func=command_replay)
 
     service_commands.add_commands(sub)
