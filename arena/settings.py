@@ -330,6 +330,9 @@ ARENA_PIN_MATCH_CPU = env_bool("ARENA_PIN_MATCH_CPU", True)
 # Dotted paths loaded with import_string, so arena never imports workers statically.
 # smoke_test(game, source, filename) -> None when fine, or a reason string; "" skips the check.
 ARENA_SMOKE_TEST = env_str("ARENA_SMOKE_TEST", "workers.play.smoke.smoke_test")
+# build_upload(source, filename) -> a Build (artifact bytes or None, log): a version in a
+# language other than Python is built before its smoke match (arena/languages.py).
+ARENA_BUILD = env_str("ARENA_BUILD", "workers.play.builds.build_upload")
 # enqueue_validation(version_id) sends a version's smoke match to the validation queue.
 ARENA_ENQUEUE_VALIDATION = env_str("ARENA_ENQUEUE_VALIDATION", "workers.tasks.enqueue_validation")
 # Smoke matches started for one version at most: one that cannot run (the sandbox down, a

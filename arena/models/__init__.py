@@ -1,7 +1,7 @@
 """The arena's models: bots and their versions, tournaments, matches, sets, ratings, ladders,
 API tokens."""
 
-from arena.models.bots import Bot, BotVersion
+from arena.models.bots import Bot, BotVersion, BuildArtifact
 from arena.models.challenges import Challenge
 from arena.models.ladder import Ladder, LadderEntry
 from arena.models.matches import Match, MatchAttempt, MatchSeat
@@ -16,6 +16,7 @@ __all__ = [
     "ApiToken",
     "Bot",
     "BotVersion",
+    "BuildArtifact",
     "Challenge",
     "GameRating",
     "Ladder",

@@ -58,7 +58,14 @@ class Bot(models.Model):
             self.versions.filter(validation=BotVersion.Validation.READY).order_by("-number").first()
         )
 
-    def add_version(self, source: bytes, filename: str, *, validation: str = "ready") -> BotVersion:
+    def add_version(
+        self,
+        source: bytes,
+        filename: str,
+        *,
+        validation: str = "ready",
+        language: str = "python",
+    ) -> BotVersion:
         """Store a new immutable version numbered after the last one.
 
         The bot row is locked so two uploads at once get distinct numbers. Checking the
@@ -74,6 +81,7 @@ class Bot(models.Model):
                 number=last + 1,
                 source=bytes(source),
                 filename=filename,
+                language=language,
                 sha256=hashlib.sha256(source).hexdigest(),
                 size=len(source),
                 validation=validation,
@@ -95,6 +103,30 @@ class Bot(models.Model):
         self.save(update_fields=["is_active"])
 
 
+class BuildArtifact(models.Model):
+    """What a version's build left (a tar.gz of its folder), stored once per content.
+
+    Workers unpack it into a local cache by id (workers/sandbox/artifacts.py); versions
+    whose builds came out the same share one row.
+    """
+
+    sha256 = models.CharField(max_length=64, unique=True)
+    data = models.BinaryField()
+    size = models.PositiveIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"build {self.sha256[:12]} ({self.size} bytes)"
+
+    @classmethod
+    def store(cls, data: bytes) -> BuildArtifact:
+        digest = hashlib.sha256(data).hexdigest()
+        artifact, _ = cls.objects.get_or_create(
+            sha256=digest, defaults={"data": bytes(data), "size": len(data)}
+        )
+        return artifact
+
+
 class BotVersion(models.Model):
     """One uploaded file of a bot. Its source never changes after it is created."""
 
@@ -107,6 +139,12 @@ class BotVersion(models.Model):
     number = models.PositiveIntegerField()
     source = models.BinaryField()
     filename = models.CharField(max_length=255)
+    # One of arena/languages.py's LANGUAGES, told by the upload's extension or manifest.
+    language = models.CharField(max_length=16, default="python", db_default="python")
+    # What its build left, once its validation built it (languages that build or unpack).
+    artifact = models.ForeignKey(
+        BuildArtifact, null=True, blank=True, on_delete=models.PROTECT, related_name="versions"
+    )
     sha256 = models.CharField(max_length=64)
     size = models.PositiveIntegerField()
     created_at = models.DateTimeField(auto_now_add=True)
@@ -136,6 +174,19 @@ class BotVersion(models.Model):
 
     def is_zip(self) -> bool:
         return self.filename.lower().endswith(".zip")
+
+    def needs_artifact(self) -> bool:
+        """Whether it runs from a build (every language but Python, which runs its source)."""
+        return self.language != "python"
+
+    def attach_artifact(self, artifact: BuildArtifact) -> bool:
+        """Record a pending version's build; False if it has one or is settled (a redelivery)."""
+        attached = BotVersion.objects.filter(
+            pk=self.pk, artifact__isnull=True, validation=self.Validation.PENDING
+        ).update(artifact=artifact)
+        if attached:
+            self.artifact = artifact
+        return bool(attached)
 
     def is_ready(self) -> bool:
         return self.validation == self.Validation.READY

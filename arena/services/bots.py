@@ -1,9 +1,11 @@
 """Accepting bot uploads: every check an upload must pass, then the bot or version rows.
 
 Checks, cheapest first: the user's quotas (bots per user, versions per bot per day), size
-limit, a .py file or a .zip holding bot.py, UTF-8, valid Python (`ast.parse` only: the web
-process never runs an author's code) and a top-level `act` or `Bot`. Any failure raises
-InvalidUpload (or QuotaExceeded) with the reason for the author.
+limit, a source file of a known language (arena/languages.py) or an archive checked before
+it is unpacked (arena/bot_archives.py) with its manifest or bot.py, UTF-8, and for Python
+valid source (`ast.parse` only: the web process never runs an author's code) with a
+top-level `act` or `Bot`. Any failure raises InvalidUpload (or QuotaExceeded) with the
+reason for the author. Other languages are built on a worker, in the build sandbox.
 
 The smoke match is not played here: the version is stored `pending` and, once the
 transaction commits, handed to the validation queue (arena/services/validation.py); a worker
@@ -13,11 +15,8 @@ plays it and marks the version `ready` or `rejected` with the reason.
 from __future__ import annotations
 
 import ast
-import io
 import logging
 import re
-import zipfile
-import zlib
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -26,12 +25,22 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 import engine
+from arena.bot_archives import ArchiveError, ArchiveLimits, is_archive, read_archive
 from arena.errors import (
     Conflict,
     InvalidInput,
     InvalidUpload,
     NotAllowed,
     QuotaExceeded,
+)
+from arena.languages import (
+    LANGUAGES,
+    MANIFEST,
+    Manifest,
+    ManifestError,
+    language_of_file,
+    manifest_for_file,
+    parse_manifest,
 )
 from arena.models import Bot, BotVersion, Rating
 from arena.services import validation
@@ -69,8 +78,7 @@ def check_game(game: object) -> str:
         raise InvalidInput(str(exc), field="game") from None
 
 
-def python_source(upload: Upload) -> str:
-    """The bot's main Python source from a .py or a .zip with bot.py, or InvalidUpload."""
+def check_size(upload: Upload) -> None:
     limit = settings.MAX_BOT_BYTES
     if not upload.data:
         raise InvalidUpload("the uploaded file is empty", field="file")
@@ -78,53 +86,74 @@ def python_source(upload: Upload) -> str:
         raise InvalidUpload(
             f"the file is {len(upload.data)} bytes; the limit is {limit} bytes", field="file"
         )
-    name = upload.filename.lower()
-    if name.endswith(".zip"):
-        raw = _bot_py_from_zip(upload.data, limit * ZIP_UNPACKED_FACTOR)
-    elif name.endswith(".py"):
-        raw = upload.data
-    else:
-        raise InvalidUpload(
-            f"upload a Python file (.py) or a zip with {ZIP_ENTRY}, not {upload.filename!r}",
-            field="file",
-        )
+
+
+def decode_source(raw: bytes, name: str) -> str:
     try:
-        return raw.decode("utf-8-sig")  # a leading BOM is valid Python source
+        return raw.decode("utf-8-sig")  # a leading BOM is valid source
     except UnicodeDecodeError as exc:
         raise InvalidUpload(
-            f"the bot is not UTF-8 text (bad byte at offset {exc.start})", field="file"
+            f"{name} is not UTF-8 text (bad byte at offset {exc.start})", field="file"
         ) from None
 
 
-def _bot_py_from_zip(data: bytes, unpacked_limit: int) -> bytes:
+def archive_files(upload: Upload) -> dict[str, bytes]:
+    """An uploaded archive's files, checked before anything is unpacked (arena/bot_archives.py)."""
+    limits = ArchiveLimits(max_bytes=settings.MAX_BOT_BYTES * ZIP_UNPACKED_FACTOR)
     try:
-        archive = zipfile.ZipFile(io.BytesIO(data))
-        entries = archive.infolist()
-    except (zipfile.BadZipFile, ValueError, OSError):
-        raise InvalidUpload("the file is not a valid zip archive", field="file") from None
-    if sum(e.file_size for e in entries) > unpacked_limit:
-        raise InvalidUpload(f"the zip unpacks to more than {unpacked_limit} bytes", field="file")
-    for entry in entries:
-        if entry.filename.startswith("/") or ".." in entry.filename.split("/"):
-            raise InvalidUpload(f"unsafe path in the zip: {entry.filename!r}", field="file")
-    try:
-        with archive.open(ZIP_ENTRY) as handle:
-            # Read at most one byte past the limit: the sizes in a zip header can lie.
-            raw = handle.read(unpacked_limit + 1)
-    except KeyError:
-        raise InvalidUpload(f"the zip has no {ZIP_ENTRY} at its top level", field="file") from None
-    except (
-        zipfile.BadZipFile,
-        zlib.error,
-        RuntimeError,
-        OSError,
-        EOFError,
-        NotImplementedError,
-    ) as exc:
-        raise InvalidUpload(f"cannot read {ZIP_ENTRY} from the zip: {exc}", field="file") from None
-    if len(raw) > unpacked_limit:
-        raise InvalidUpload(f"the zip unpacks to more than {unpacked_limit} bytes", field="file")
-    return raw
+        return read_archive(upload.data, upload.filename, limits)
+    except ArchiveError as exc:
+        raise InvalidUpload(str(exc), field="file") from None
+
+
+def check_upload(game: str, upload: Upload) -> Manifest:
+    """Every check an upload passes in the web process; its manifest, or InvalidUpload.
+
+    Python is parsed for `act` or `Bot`; other languages build on a worker, where a
+    compile error rejects the version. The smoke match is not here either: it runs on a
+    worker (arena/services/validation.py).
+    """
+    manifest, files = unpack_upload(upload)
+    source = decode_source(files[manifest.entry], manifest.entry)
+    if manifest.language.is_python:
+        check_defines_entry_point(source)
+    return manifest
+
+
+def unpack_upload(upload: Upload) -> tuple[Manifest, dict[str, bytes]]:
+    """The upload's manifest and files, or InvalidUpload. A lone source file's language is
+    its extension's; an archive says its own in arena.toml (a zip with bot.py and no
+    manifest is a Python bot)."""
+    check_size(upload)
+    if not is_archive(upload.filename):
+        language = language_of_file(upload.filename)
+        if language is None:
+            known = ", ".join(
+                f"{lang.title} {'/'.join(lang.extensions)}" for lang in LANGUAGES.values()
+            )
+            raise InvalidUpload(
+                f"upload a source file ({known}; a Python file is the default) or a zip or "
+                f"tar archive with {MANIFEST}, not {upload.filename!r}",
+                field="file",
+            )
+        manifest = manifest_for_file(upload.filename)
+        return manifest, {manifest.entry: upload.data}
+    files = archive_files(upload)
+    if MANIFEST in files:
+        try:
+            manifest = parse_manifest(files[MANIFEST], set(files))
+        except ManifestError as exc:
+            raise InvalidUpload(str(exc), field="file") from None
+    elif ZIP_ENTRY in files and upload.filename.lower().endswith(".zip"):
+        manifest = Manifest(language=LANGUAGES["python"], entry=ZIP_ENTRY, build=None)
+    else:
+        raise InvalidUpload(
+            f"the archive has no {MANIFEST} (language, entry) and no {ZIP_ENTRY} at its top level",
+            field="file",
+        )
+    if manifest.language.is_python and not upload.filename.lower().endswith(".zip"):
+        raise InvalidUpload("a Python bot is a .py file or a .zip", field="file")
+    return manifest, files
 
 
 def check_defines_entry_point(source: str) -> None:
@@ -156,14 +185,6 @@ def _top_level_names(tree: ast.Module) -> set[str]:
         elif isinstance(node, ast.ImportFrom | ast.Import):
             names.update((a.asname or a.name).split(".")[0] for a in node.names)
     return names
-
-
-def check_upload(game: str, upload: Upload) -> None:
-    """Every check an upload passes in the web process; raises InvalidUpload.
-
-    The smoke match is not among them: it runs on a worker (arena/services/validation.py).
-    """
-    check_defines_entry_point(python_source(upload))
 
 
 def check_bot_quota(owner) -> None:
@@ -211,11 +232,11 @@ def create_bot(owner, name: object, game: object, upload: Upload, *, smoke: bool
         check_bot_quota(owner)
     if Bot.objects.filter(game=game, name=name).exists():
         raise Conflict(f"a {game} bot named {name!r} already exists", field="name")
-    check_upload(game, upload)
+    manifest = check_upload(game, upload)
     try:
         with transaction.atomic():
             bot = Bot.objects.create(owner=owner, name=name, game=game)
-            _store_version(bot, upload, smoke)
+            _store_version(bot, upload, smoke, manifest)
             Rating.objects.get_or_create(bot=bot, game=game)
     except IntegrityError:
         # Two uploads with the same name raced past the check above.
@@ -227,16 +248,19 @@ def add_version(bot: Bot, user, upload: Upload, *, smoke: bool = True) -> BotVer
     require_owner(bot, user, "add a version to")
     if smoke:
         check_version_quota(bot)
-    check_upload(bot.game, upload)
+    manifest = check_upload(bot.game, upload)
     with transaction.atomic():
-        return _store_version(bot, upload, smoke)
+        return _store_version(bot, upload, smoke, manifest)
 
 
-def _store_version(bot: Bot, upload: Upload, smoke: bool) -> BotVersion:
-    if not smoke:
-        return bot.add_version(upload.data, _clean_filename(upload.filename))
+def _store_version(bot: Bot, upload: Upload, smoke: bool, manifest: Manifest) -> BotVersion:
+    """Store the version; every version that builds is validated (its build is made there)."""
+    filename = _clean_filename(upload.filename)
+    language = manifest.language.name
+    if not smoke and manifest.language.is_python:
+        return bot.add_version(upload.data, filename)
     version = bot.add_version(
-        upload.data, _clean_filename(upload.filename), validation=BotVersion.Validation.PENDING
+        upload.data, filename, validation=BotVersion.Validation.PENDING, language=language
     )
     validation.request_validation(version)
     return version

@@ -25,12 +25,13 @@ from django.utils import timezone
 from django.utils.module_loading import import_string
 
 from arena.errors import Unavailable, is_database_outage
-from arena.models import BotVersion
+from arena.models import BotVersion, BuildArtifact
 from arena.services import response_cache
 
 log = logging.getLogger(__name__)
 
 REJECTED_PREFIX = "the bot failed its smoke match: "
+BUILD_FAILED_PREFIX = "the bot did not build:\n"
 GAVE_UP_PREFIX = "the arena could not check the bot: "
 
 
@@ -82,8 +83,14 @@ def validate_version(version_id: int) -> str:
     if attempt > limit:
         return _settle(version, f"{GAVE_UP_PREFIX}{limit} smoke matches did not finish")
     try:
+        if version.needs_artifact() and version.artifact_id is None:
+            failed = _build(version)
+            if failed is not None:
+                return _settle(version, f"{BUILD_FAILED_PREFIX}{failed}")
         path = settings.ARENA_SMOKE_TEST
-        reason = import_string(path)(version.bot.game, bytes(version.source), version.filename)
+        extra = {"artifact": bytes(version.artifact.data)} if version.needs_artifact() else {}
+        smoke = import_string(path)
+        reason = smoke(version.bot.game, bytes(version.source), version.filename, **extra)
     except Exception as exc:
         if attempt < limit:
             raise
@@ -94,6 +101,34 @@ def validate_version(version_id: int) -> str:
             f"(the last: {type(exc).__name__}: {exc}); upload it again",
         )
     return _settle(version, f"{REJECTED_PREFIX}{reason}" if reason else None)
+
+
+def _build(version: BotVersion) -> str | None:
+    """Give a pending version its build; None when it has one, else the build's log.
+
+    A version whose upload is byte for byte one already built (a re-upload) reuses that
+    build. Built once: a redelivered validation finds the artefact attached.
+    """
+    same = (
+        BotVersion.objects.filter(
+            sha256=version.sha256,
+            language=version.language,
+            filename=version.filename,
+            artifact__isnull=False,
+        )
+        .exclude(pk=version.pk)
+        .values_list("artifact_id", flat=True)
+        .first()
+    )
+    if same is not None:
+        version.attach_artifact(BuildArtifact.objects.get(pk=same))
+        return None
+    built = import_string(settings.ARENA_BUILD)(bytes(version.source), version.filename)
+    if built.artifact is None:
+        return built.log or "the build failed"
+    version.attach_artifact(BuildArtifact.store(built.artifact))
+    version.refresh_from_db(fields=["artifact"])
+    return None
 
 
 def _settle(version: BotVersion, reason: str | None) -> str:

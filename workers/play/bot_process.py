@@ -51,6 +51,7 @@ class _Request:
     budget: float  # move limit + this match's bank when it was sent
     deadline: float = 0.0
     extended: float = 0.0
+    warmup: float = 0.0  # the runtime's start-up allowance, on the process's first move
 
 
 class BotProcess:
@@ -95,6 +96,10 @@ class BotProcess:
         # The runner's first line is its compiled code, for the cache (workers/sandbox/code_cache.py).
         code_key = getattr(process, "code_key", None)
         self._code_key: str | None = code_key if isinstance(code_key, str) else None
+        # A runtime that starts slowly (a JVM) gets its start-up on top of its first move,
+        # charged to no bank (arena/languages.py, measured in docs/authors/languages.md).
+        warmup = getattr(process, "warmup_seconds", 0.0)
+        self._warmup = float(warmup) if isinstance(warmup, int | float) else 0.0
 
     # ----- requests ------------------------------------------------------------------------
 
@@ -104,7 +109,9 @@ class BotProcess:
         kind = message["type"]
         if kind == "act":
             bank = self.banks.setdefault(match, self.limits.time_bank_seconds)
-            self._requests.append(_Request(match, self.limits.move_seconds + bank))
+            warmup, self._warmup = self._warmup, 0.0
+            budget = self.limits.move_seconds + bank + warmup
+            self._requests.append(_Request(match, budget, warmup=warmup))
         elif kind == "start":
             message = {**message, "limits": self.limits.to_dict()}
         if match is not LONE:
@@ -320,7 +327,7 @@ class BotProcess:
 
     def _charge_overrun(self, request: _Request, started: float, now: float) -> None:
         """A move past its limit draws the excess from its match's time bank."""
-        overrun = self._charged(started, now) - self.limits.move_seconds
+        overrun = self._charged(started, now) - self.limits.move_seconds - request.warmup
         if overrun > 0:
             bank = self.banks.get(request.match, 0.0)
             self.banks[request.match] = max(0.0, bank - overrun)

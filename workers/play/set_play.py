@@ -20,9 +20,10 @@ from pathlib import Path
 from django.conf import settings
 
 import engine
-from arena.models import Match, MatchSeat
+from arena.models import BotVersion, BuildArtifact, Match, MatchSeat
 from workers.play.players import BotProcess, close_all
 from workers.play.referee import MatchOutcome, SetMatch, play_set
+from workers.sandbox import artifacts
 from workers.sandbox.isolation import get_launcher
 from workers.sandbox.launchers import Launcher, launch_all
 from workers.sandbox.limits import Limits, LimitsError
@@ -78,8 +79,11 @@ def close_launchers() -> None:
 
 
 def _bot_file(folder: Path, seat: MatchSeat) -> Path:
-    """The seat's bot version as a file, written once per version for the whole set."""
+    """The seat's bot version as a file, written once per version for the whole set; a
+    version that runs from a build, its unpacked build in this host's cache."""
     version = seat.bot_version
+    if version.needs_artifact():
+        return _unpacked_build(version)
     name = "bot.zip" if version.is_zip() else "bot.py"
     version_dir = folder / f"version{version.pk}"
     path = version_dir / name
@@ -87,6 +91,26 @@ def _bot_file(folder: Path, seat: MatchSeat) -> Path:
         version_dir.mkdir(mode=0o700, exist_ok=True)
         path.write_bytes(bytes(version.source))
     return path
+
+
+def _unpacked_build(version: BotVersion) -> Path:
+    """The version's build, unpacked once per host (fetched only when not there yet)."""
+    if version.artifact_id is None:
+        raise Unplayable(f"bot version {version.pk} has no build (it was never validated)")
+    found = BuildArtifact.objects.filter(pk=version.artifact_id).values_list("sha256", flat=True)
+    digest = found.first()
+    if digest is None:
+        raise Unplayable(f"the build of bot version {version.pk} is missing")
+
+    def load() -> bytes:
+        return bytes(
+            BuildArtifact.objects.values_list("data", flat=True).get(pk=version.artifact_id)
+        )
+
+    try:
+        return artifacts.unpacked(digest, load)
+    except artifacts.ArtifactError as exc:
+        raise InfrastructureFault(str(exc)) from exc
 
 
 def _close_quietly(bots: list[BotProcess]) -> None:

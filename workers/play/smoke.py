@@ -11,6 +11,7 @@ fault, not the author's.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import shutil
@@ -20,6 +21,7 @@ from pathlib import Path
 import engine
 from workers.play.players import ProcessPlayer
 from workers.play.referee import play_match
+from workers.sandbox import artifacts
 from workers.sandbox.bubblewrap import BubblewrapLauncher, SandboxUnavailable
 from workers.sandbox.limits import Limits
 from workers.sandbox.scratch import folder_prefix, is_full, places
@@ -44,6 +46,11 @@ SMOKE_SEED = 20240601
 STDERR_TAIL = 600
 
 _launcher: BubblewrapLauncher | None = None
+
+
+def sandbox_launcher() -> BubblewrapLauncher:
+    """This process's sandbox for validations: smoke matches and builds."""
+    return _default_launcher()
 
 
 def _default_launcher() -> BubblewrapLauncher:
@@ -88,8 +95,12 @@ def smoke_test(
     limits: Limits | None = None,
     launcher: BubblewrapLauncher | None = None,
     seed: int = SMOKE_SEED,
+    artifact: bytes | None = None,
 ) -> str | None:
-    """Play the upload against itself in the sandbox; None if it played legally."""
+    """Play the upload against itself in the sandbox; None if it played legally.
+
+    A version in another language plays from its build (`artifact`, made by
+    workers/play/builds.py), unpacked into this host's cache."""
     if len(source) > MAX_UPLOAD_BYTES:
         return "the bot is larger than 1 MiB"
     if not source.strip():
@@ -101,7 +112,11 @@ def smoke_test(
     launcher = launcher or _default_launcher()
     limits = limits or SMOKE_LIMITS
     launcher.check(limits)
-    folder, path = _write_bot_file(filename, source)
+    if artifact is not None:
+        digest = hashlib.sha256(artifact).hexdigest()
+        folder, path = "", artifacts.unpacked(digest, lambda: artifact)
+    else:
+        folder, path = _write_bot_file(filename, source)
     try:
         players = []
         try:
@@ -113,7 +128,8 @@ def smoke_test(
             raise
         outcome = play_match(game, seed, players, match_seconds=limits.match_seconds)
     finally:
-        shutil.rmtree(folder, ignore_errors=True)
+        if folder:
+            shutil.rmtree(folder, ignore_errors=True)
     if not outcome.forfeits:
         return None
     seat, reason = min(outcome.forfeits.items())

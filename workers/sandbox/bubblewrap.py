@@ -44,7 +44,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from workers.sandbox import code_cache
+from workers.sandbox import code_cache, native
 from workers.sandbox.cgroups import CgroupManager
 from workers.sandbox.launchers import (
     RUNNER,
@@ -56,6 +56,9 @@ from workers.sandbox.launchers import (
 from workers.sandbox.limits import Limits, LimitsError
 from workers.sandbox.mounts import ENGINE_DIR, _interpreter_prefix, _package_dirs, _stage_library
 from workers.sandbox.process import (
+    JOIN_CGROUPS,
+    SHELL,
+    TOOL_PATH,
     SandboxedProcess,
     SandboxUnavailable,
     UidLease,
@@ -98,16 +101,6 @@ OFF_WORDS = ("off", "0", "false", "no")
 # Lanes one launcher (one worker process) keeps: a set's bots take one each.
 MAX_LANES = 8
 
-# Where the launch tools are looked up (the worker's own PATH may be a venv's).
-TOOL_PATH = "/usr/bin:/bin:/usr/sbin:/sbin"
-SHELL = "/bin/sh"
-# Writes the shell's own pid (the future bwrap) into each cgroup.procs file named
-# before "--", then execs the rest of its arguments.
-JOIN_CGROUPS = (
-    'pid=$$; while [ "$1" != "--" ]; do '
-    'echo "$pid" > "$1" || { echo "arena-sandbox: cannot join cgroup $1" >&2; exit 125; }; '
-    'shift; done; shift; exec "$@"'
-)
 
 SAFE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}")
 # Where the worker's orjson extension appears, read-only, for the runner's codec.
@@ -370,6 +363,8 @@ class BubblewrapLauncher:
     def launch(self, bot_path: Path, limits: Limits) -> subprocess.Popen[bytes]:
         if not self._checked:
             self.check()
+        if Path(bot_path).is_dir():  # an unpacked build of another language
+            return native.start_bot(self, Path(bot_path), limits)
         SANDBOX_STARTS.add()
         if self._use_lanes:
             try:

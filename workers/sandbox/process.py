@@ -24,6 +24,16 @@ from workers.sandbox.cgroups import BotCgroup
 from workers.sandbox.limits import Limits
 
 PR_SET_CHILD_SUBREAPER = 36
+# Where the launch tools are looked up (the worker's own PATH may be a venv's).
+TOOL_PATH = "/usr/bin:/bin:/usr/sbin:/sbin"
+SHELL = "/bin/sh"
+# Writes the shell's own pid (the future bwrap) into each cgroup.procs file named
+# before "--", then execs the rest of its arguments.
+JOIN_CGROUPS = (
+    'pid=$$; while [ "$1" != "--" ]; do '
+    'echo "$pid" > "$1" || { echo "arena-sandbox: cannot join cgroup $1" >&2; exit 125; }; '
+    'shift; done; shift; exec "$@"'
+)
 # bwrap reports a command killed by signal N as exit status 128 + N.
 BWRAP_SIGNAL_BASE = 128
 

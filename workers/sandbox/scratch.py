@@ -22,7 +22,7 @@ import time
 
 log = logging.getLogger(__name__)
 
-PREFIXES = ("arena-match-", "arena-set-", "arena-smoke-")
+PREFIXES = ("arena-match-", "arena-set-", "arena-smoke-", "arena-build-")
 _PID = re.compile(r"-p(\d+)-")
 # No match lasts this long: a folder older than this is stale even if its pid was reused.
 MAX_AGE_SECONDS = 6 * 3600.0

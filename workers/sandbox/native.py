@@ -1,0 +1,234 @@
+"""Programs other than the Python runner in the bubblewrap sandbox: a bot's build, and a
+bot written in another language.
+
+The walls are the Python bots' (workers/sandbox/bubblewrap.py): new namespaces, no
+network, a read-only view of /usr, a private /tmp, an empty environment, a uid and a
+cgroup of its own, the rlimits and the seccomp filter. What changes is the folder and
+the command:
+
+* a bot runs from its unpacked build (workers/sandbox/artifacts.py), bound read-only at
+  /arena/bot and its working folder, with its language's run command
+  (arena/languages.py). A runtime's allowances raise its address-space rlimit and
+  process count, never its memory: the cgroup still holds it to the bot's memory limit.
+* a build runs in its scratch folder, bound writable at /build (the only place it can
+  write but /tmp), with the build limits (`BuildLimits`).
+
+Tools are found on the host (`/usr/bin/java` is a link through /etc/alternatives, which
+the sandbox does not see) and must resolve under /usr, which the sandbox binds.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from arena.languages import LANGUAGES, PROGRAM, Language
+from workers.sandbox.launchers import SANDBOX_STARTS
+from workers.sandbox.limits import Limits
+from workers.sandbox.process import (
+    JOIN_CGROUPS,
+    SHELL,
+    SandboxedProcess,
+    SandboxUnavailable,
+    _count_own_processes,
+    _pipe_with,
+)
+
+SANDBOX_BOT_DIR = "/arena/bot"
+SANDBOX_BUILD_DIR = "/build"
+# The file beside a bot's unpacked build that says how it runs.
+RUN_SPEC = "run.json"
+FILES = "files"
+TOOL_PATH = "/usr/bin:/bin"
+
+
+class ProgramError(RuntimeError):
+    """A native bot's folder the worker cannot start (no run spec, a missing runtime)."""
+
+
+@dataclass(frozen=True)
+class BuildLimits:
+    """What a build may use: wall and CPU time, memory, processes, and what it leaves."""
+
+    seconds: float = 120.0
+    cpu_seconds: int = 240
+    memory_mb: int = 2048
+    processes: int = 256
+    tmp_mb: int = 512
+    file_size_mb: int = 128
+    output_mb: int = 64
+    log_bytes: int = 64 << 10
+
+
+def host_tool(name: str) -> str:
+    """A runtime or compiler's real path on the host, which must be under /usr."""
+    found = shutil.which(name, path=TOOL_PATH)
+    if found is None:
+        raise SandboxUnavailable(
+            f"{name} is not installed on this worker (scripts/bootstrap.sh installs it)"
+        )
+    real = os.path.realpath(found)
+    if not real.startswith("/usr/"):
+        raise SandboxUnavailable(
+            f"{name} resolves to {real}, outside /usr: the sandbox cannot see it"
+        )
+    return real
+
+
+def read_run_spec(folder: Path) -> tuple[Language, str]:
+    """The language and entry of an unpacked build (`run.json` beside its files)."""
+    try:
+        spec = json.loads((folder / RUN_SPEC).read_text())
+        return LANGUAGES[spec["language"]], str(spec["entry"])
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ProgramError(f"{folder} is not an unpacked bot build: {exc}") from None
+
+
+def run_argv(language: Language, entry: str, limits: Limits) -> list[str]:
+    """The bot's command inside the sandbox: its runtime at its host path, or ./bot."""
+    argv = language.run_argv(entry, heap_mb=max(16, limits.memory_mb // 2))
+    if argv[0] == f"./{PROGRAM}":
+        return [f"{SANDBOX_BOT_DIR}/{PROGRAM}", *argv[1:]]
+    return [host_tool(argv[0]), *argv[1:]]
+
+
+def start_bot(launcher, folder: Path, limits: Limits) -> SandboxedProcess:  # type: ignore[no-untyped-def]
+    """Start an unpacked native bot in a sandbox of its own (no zygote lane: lanes fork
+    a Python interpreter)."""
+    language, entry = read_run_spec(folder)
+    argv = run_argv(language, entry, limits)
+    SANDBOX_STARTS.add()
+    process = start_program(
+        launcher,
+        folder / FILES,
+        argv,
+        memory_mb=limits.memory_mb,
+        address_space_mb=limits.memory_mb + language.extra_address_space_mb,
+        processes=limits.max_processes + language.extra_processes,
+        cpu_seconds=limits.cpu_seconds,
+        tmp_mb=limits.tmp_mb,
+        file_size_mb=limits.file_size_mb,
+        open_files=limits.open_files,
+        limits=limits,
+    )
+    process.warmup_seconds = language.warmup_seconds  # type: ignore[attr-defined]
+    return process
+
+
+def start_build(  # type: ignore[no-untyped-def]
+    launcher, folder: Path, command: str, build: BuildLimits
+) -> SandboxedProcess:
+    """Start a build's shell command in its scratch folder, writable at /build."""
+    limits = Limits(memory_mb=min(build.memory_mb, 8192), cpu_seconds=build.cpu_seconds)
+    return start_program(
+        launcher,
+        folder,
+        ["/bin/sh", "-c", command],
+        memory_mb=build.memory_mb,
+        # Compilers and their linkers map far more than they touch; the cgroup holds memory.
+        address_space_mb=build.memory_mb * 4,
+        processes=build.processes,
+        cpu_seconds=build.cpu_seconds,
+        tmp_mb=build.tmp_mb,
+        file_size_mb=build.file_size_mb,
+        open_files=1024,
+        limits=limits,
+        writable=True,
+        env={"GOCACHE": "/tmp/go-cache", "GOPATH": "/tmp/go", "GO111MODULE": "off"},
+    )
+
+
+def start_program(  # type: ignore[no-untyped-def]
+    launcher,
+    folder: Path,
+    argv: list[str],
+    *,
+    memory_mb: int,
+    address_space_mb: int,
+    processes: int,
+    cpu_seconds: int,
+    tmp_mb: int,
+    file_size_mb: int,
+    open_files: int,
+    limits: Limits,
+    writable: bool = False,
+    env: dict[str, str] | None = None,
+) -> SandboxedProcess:
+    """`argv` in a sandbox whose working folder is `folder` (workers/sandbox/bubblewrap.py's
+    walls), as a SandboxedProcess that cleans its uid and cgroup up when it ends."""
+    if not launcher._checked:
+        launcher.check()
+    static = launcher._static_args()
+    lease = launcher.lease_uid()
+    cgroup = None
+    fds: list[int] = []
+    inside = SANDBOX_BUILD_DIR if writable else SANDBOX_BOT_DIR
+    try:
+        total = processes + 2  # + bwrap and its pid-1 reaper
+        if launcher.cgroups is not None:
+            cgroup = launcher.cgroups.create(f"uid-{lease.uid}", total, (memory_mb + tmp_mb) << 20)
+        if writable and launcher.is_root:
+            _hand_over(folder, lease.uid)
+        options = list(static)
+        options += ["--size", str(tmp_mb << 20), "--tmpfs", "/tmp"]
+        options += ["--bind" if writable else "--ro-bind", str(folder), inside]
+        for name, value in (env or {}).items():
+            options += ["--setenv", name, value]
+        options += ["--remount-ro", "/", "--chdir", inside]
+        if launcher.seccomp_program is not None:
+            fds.append(_pipe_with(launcher.seccomp_program))
+            options += ["--seccomp", str(fds[-1])]
+        fds.append(_pipe_with(b"".join(o.encode() + b"\0" for o in options)))
+        args = [SHELL, "-c", JOIN_CGROUPS, "arena-sandbox"]
+        args += [*(cgroup.procs_files if cgroup else []), "--"]
+        nproc = total if launcher.is_root else total + _count_own_processes()
+        args += [
+            launcher.prlimit,
+            f"--as={address_space_mb << 20}",
+            f"--cpu={cpu_seconds}:{cpu_seconds + 1}",
+            f"--nofile={open_files}",
+            f"--fsize={file_size_mb << 20}",
+            "--core=0",
+            f"--nproc={nproc}",
+            "--",
+        ]
+        if launcher.is_root:
+            args += [launcher.setpriv, f"--reuid={lease.uid}", f"--regid={lease.uid}"]
+            args += ["--clear-groups", "--"]
+        args += [launcher.bwrap, "--args", str(fds[-1]), "--", *argv]
+        return SandboxedProcess(
+            args,
+            lease=lease,
+            cgroup=cgroup,
+            limits=limits,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env={},
+            cwd="/",
+            start_new_session=True,
+            close_fds=True,
+            pass_fds=fds,
+        )
+    except BaseException:
+        if cgroup is not None:
+            cgroup.remove(timeout=0.2)
+        lease.release()
+        raise
+    finally:
+        for fd in fds:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+
+def _hand_over(folder: Path, uid: int) -> None:
+    """Give the build's uid its scratch folder (never following a link)."""
+    os.chown(folder, uid, uid, follow_symlinks=False)
+    for root, dirs, files in os.walk(folder):
+        for name in dirs + files:
+            os.chown(os.path.join(root, name), uid, uid, follow_symlinks=False)
