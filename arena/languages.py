@@ -230,3 +230,28 @@ def parse_manifest(text: bytes, names: set[str]) -> Manifest:
     elif language.build:
         build = language.build.format(entry=entry)
     return Manifest(language=language, entry=entry, build=build)
+
+
+def manifest_of_archive(files: dict[str, bytes], *, zip_file: bool) -> Manifest:
+    """An archive's manifest: its arena.toml, or a Python bot when a zip holds bot.py."""
+    python = LANGUAGES["python"]
+    if MANIFEST in files:
+        manifest = parse_manifest(files[MANIFEST], set(files))
+    elif python.default_entry in files and zip_file:
+        manifest = Manifest(language=python, entry=python.default_entry, build=None)
+    else:
+        raise ManifestError(
+            f"the archive has no {MANIFEST} (language, entry) and no "
+            f"{python.default_entry} at its top level"
+        )
+    if manifest.language.is_python and not zip_file:
+        raise ManifestError("a Python bot is a .py file or a .zip")
+    return manifest
+
+
+def unknown_file_message(filename: str) -> str:
+    known = ", ".join(f"{lang.title} {'/'.join(lang.extensions)}" for lang in LANGUAGES.values())
+    return (
+        f"upload a source file ({known}; a Python file is the default) or a zip or "
+        f"tar archive with {MANIFEST}, not {filename!r}"
+    )

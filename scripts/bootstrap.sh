@@ -42,6 +42,23 @@ if ! command -v redis-server >/dev/null 2>&1 || ! ls /usr/lib/postgresql/*/bin/i
     fi
 fi
 
+# Bots in other languages build and run with Debian's compilers and runtimes
+# (arena/languages.py): g++, rustc, Go, OpenJDK and Node.js, on every worker host.
+missing_runtimes=()
+command -v g++ >/dev/null 2>&1 || missing_runtimes+=(g++)
+[ -x /usr/bin/rustc ] || missing_runtimes+=(rustc)
+[ -x /usr/bin/go ] || missing_runtimes+=(golang-go)
+{ command -v javac >/dev/null 2>&1 && command -v java >/dev/null 2>&1; } || missing_runtimes+=(default-jdk-headless)
+[ -x /usr/bin/node ] || missing_runtimes+=(nodejs)
+if [ ${#missing_runtimes[@]} -gt 0 ]; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        echo "== installing the bots' compilers and runtimes: ${missing_runtimes[*]}"
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing_runtimes[@]}" >/dev/null
+    else
+        echo "warning: missing ${missing_runtimes[*]}: bots in those languages will not build or run here" >&2
+    fi
+fi
+
 # The browser tests check every page with axe-core (an npm package, into var/node/).
 bash scripts/axe.sh
 

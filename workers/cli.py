@@ -37,6 +37,7 @@ from bots.sdk.commands import Waiting
 from bots.sdk.runner import BotLoadError, load_bot
 from bots.sdk.source import check_bot_file
 from workers.bench import playouts
+from workers.play.local_builds import LocalBuildError, build_local, needs_build
 from workers.play.players import Bot, BotProcess, InProcessBot
 from workers.play.referee import SetMatch, play_set
 from workers.sandbox.limits import Limits, LimitsError
@@ -54,6 +55,9 @@ class BotEntry:
     label: str
     path: Path
     builtin: bool
+    # Another language's bot: built once (`built`, its unpacked build) before it plays.
+    native: bool = False
+    built: Path | None = None
     wins: int = 0
     ranks: list[int] = field(default_factory=list)
     scores: list[float] = field(default_factory=list)
@@ -84,6 +88,9 @@ def resolve_bot(spec: str, game: str) -> BotEntry:
     label, candidate = spec, Path(spec)
     if spec.startswith("arena:"):
         label, candidate = service_commands.fetch_bot(spec)
+    if candidate.exists() and needs_build(candidate):
+        name = candidate.resolve().name if label == spec else label
+        return BotEntry(name, candidate, builtin=False, native=True)
     if candidate.is_file():
         try:
             # Parsed, not loaded: loading runs the file's top level, here as the caller.
@@ -103,6 +110,8 @@ def make_bot(entry: BotEntry, isolation: str, limits: Limits, matches: int) -> B
     if kind == "auto":
         # Built-in bots are ours and trusted; an author's file is sandboxed.
         kind = "inprocess" if entry.builtin else "sandbox"
+    if entry.native:
+        return _native_bot(entry, kind, limits, matches)
     if kind == "inprocess":
         try:
             return InProcessBot(load_bot(str(entry.path)))
@@ -112,6 +121,24 @@ def make_bot(entry: BotEntry, isolation: str, limits: Limits, matches: int) -> B
 
     launcher = get_launcher(kind)
     return BotProcess(launcher.launch(entry.path, limits), limits, matches)
+
+
+def _native_bot(entry: BotEntry, kind: str, limits: Limits, matches: int) -> Bot:
+    """A bot in another language: built on first use with the chosen walls, then started."""
+    if kind == "inprocess":
+        raise UsageError(
+            f"bot {entry.label} is not Python: it runs in its own process "
+            "(--isolation sandbox, or process for your own trusted bots)"
+        )
+    from workers.sandbox.isolation import get_launcher
+
+    launcher = get_launcher(kind)
+    if entry.built is None:
+        try:
+            entry.built = build_local(entry.path, launcher)
+        except LocalBuildError as exc:
+            raise UsageError(str(exc)) from None
+    return BotProcess(launcher.launch(entry.built, limits), limits, matches)
 
 
 def check_isolation(entries: list[BotEntry], isolation: str) -> None:
@@ -367,7 +394,8 @@ def build_parser() -> argparse.ArgumentParser:
         "bots",
         nargs="+",
         metavar="BOT",
-        help="built-in name, bot file, or arena:BOT[@N] (your bot's version at the arena)",
+        help="built-in name, bot file (any language), a folder with arena.toml, or "
+        "arena:BOT[@N] (your bot's version at the arena)",
     )
     play.set_defaults(func=command_play)
 

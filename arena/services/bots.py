@@ -34,13 +34,12 @@ from arena.errors import (
     QuotaExceeded,
 )
 from arena.languages import (
-    LANGUAGES,
-    MANIFEST,
     Manifest,
     ManifestError,
     language_of_file,
     manifest_for_file,
-    parse_manifest,
+    manifest_of_archive,
+    unknown_file_message,
 )
 from arena.models import Bot, BotVersion, Rating
 from arena.services import validation
@@ -125,35 +124,17 @@ def unpack_upload(upload: Upload) -> tuple[Manifest, dict[str, bytes]]:
     its extension's; an archive says its own in arena.toml (a zip with bot.py and no
     manifest is a Python bot)."""
     check_size(upload)
-    if not is_archive(upload.filename):
-        language = language_of_file(upload.filename)
-        if language is None:
-            known = ", ".join(
-                f"{lang.title} {'/'.join(lang.extensions)}" for lang in LANGUAGES.values()
-            )
-            raise InvalidUpload(
-                f"upload a source file ({known}; a Python file is the default) or a zip or "
-                f"tar archive with {MANIFEST}, not {upload.filename!r}",
-                field="file",
-            )
-        manifest = manifest_for_file(upload.filename)
-        return manifest, {manifest.entry: upload.data}
-    files = archive_files(upload)
-    if MANIFEST in files:
-        try:
-            manifest = parse_manifest(files[MANIFEST], set(files))
-        except ManifestError as exc:
-            raise InvalidUpload(str(exc), field="file") from None
-    elif ZIP_ENTRY in files and upload.filename.lower().endswith(".zip"):
-        manifest = Manifest(language=LANGUAGES["python"], entry=ZIP_ENTRY, build=None)
-    else:
-        raise InvalidUpload(
-            f"the archive has no {MANIFEST} (language, entry) and no {ZIP_ENTRY} at its top level",
-            field="file",
-        )
-    if manifest.language.is_python and not upload.filename.lower().endswith(".zip"):
-        raise InvalidUpload("a Python bot is a .py file or a .zip", field="file")
-    return manifest, files
+    try:
+        if not is_archive(upload.filename):
+            if language_of_file(upload.filename) is None:
+                raise ManifestError(unknown_file_message(upload.filename))
+            manifest = manifest_for_file(upload.filename)
+            return manifest, {manifest.entry: upload.data}
+        files = archive_files(upload)
+        zip_file = upload.filename.lower().endswith(".zip")
+        return manifest_of_archive(files, zip_file=zip_file), files
+    except ManifestError as exc:
+        raise InvalidUpload(str(exc), field="file") from None
 
 
 def check_defines_entry_point(source: str) -> None:

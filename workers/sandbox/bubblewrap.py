@@ -363,9 +363,9 @@ class BubblewrapLauncher:
     def launch(self, bot_path: Path, limits: Limits) -> subprocess.Popen[bytes]:
         if not self._checked:
             self.check()
+        SANDBOX_STARTS.add()
         if Path(bot_path).is_dir():  # an unpacked build of another language
             return native.start_bot(self, Path(bot_path), limits)
-        SANDBOX_STARTS.add()
         if self._use_lanes:
             try:
                 return self.lanes.spawn(Path(bot_path), limits)  # type: ignore[return-value]

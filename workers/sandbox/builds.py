@@ -145,8 +145,9 @@ def _run(launcher, source: Path, command: str, limits: BuildLimits) -> tuple[str
         text = "[earlier output cut]\n" + text
     if timed_out:
         return f"the build took longer than {limits.seconds:g} s", text
-    if process.death_cause:
-        return f"the build was stopped: {process.death_cause}", text
+    cause = getattr(process, "death_cause", None)
+    if cause:
+        return f"the build was stopped: {cause}", text
     if code != 0:
         how = f"signal {-code}" if code < 0 else f"status {code}"
         return f"the build failed (exit {how})", text

@@ -8,6 +8,7 @@ bubblewrap sandbox in `workers/sandbox/bubblewrap.py`, which has the same interf
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import os
@@ -23,6 +24,7 @@ from pathlib import Path
 from typing import Protocol
 
 from workers.sandbox.limits import Limits
+from workers.sandbox.native import FILES, read_run_spec, run_argv
 
 RUNNER = Path(__file__).resolve().parents[2] / "bots" / "sdk" / "runner.py"
 PROJECT_ROOT = RUNNER.parent.parent.parent
@@ -193,6 +195,8 @@ class TrustedProcessLauncher:
             raise RuntimeError(f"the bot runner is missing at {RUNNER}")
 
     def launch(self, bot_path: Path, limits: Limits) -> subprocess.Popen[bytes]:
+        if Path(bot_path).is_dir():  # an unpacked build of another language
+            return self._launch_native(Path(bot_path), limits)
         workdir = tempfile.mkdtemp(prefix="arena-bot-")
         libs = ["--lib", str(PROJECT_ROOT)]
         codec = fast_codec_file()
@@ -217,4 +221,27 @@ class TrustedProcessLauncher:
             close_fds=True,
         )
         process.scratch = workdir
+        return process
+
+    def _launch_native(self, folder: Path, limits: Limits) -> subprocess.Popen[bytes]:
+        """A built bot of another language, with its runtime's allowances (workers/sandbox/native.py)."""
+        language, entry = read_run_spec(folder)
+        files = folder / FILES
+        workdir = tempfile.mkdtemp(prefix="arena-bot-")
+        roomier = dataclasses.replace(
+            limits, memory_mb=min(8192, limits.memory_mb + language.extra_address_space_mb)
+        )
+        process = _ProcessWithScratch(
+            run_argv(language, entry, limits, bot_dir=str(files)),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=files,
+            env={"LANG": "C.UTF-8", "HOME": workdir, "TMPDIR": workdir, "PATH": "/usr/bin:/bin"},
+            start_new_session=True,
+            preexec_fn=rlimit_setter(roomier),
+            close_fds=True,
+        )
+        process.scratch = workdir
+        process.warmup_seconds = language.warmup_seconds  # type: ignore[attr-defined]
         return process

@@ -28,7 +28,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.languages import LANGUAGES, PROGRAM, Language
-from workers.sandbox.launchers import SANDBOX_STARTS
 from workers.sandbox.limits import Limits
 from workers.sandbox.process import (
     JOIN_CGROUPS,
@@ -89,11 +88,14 @@ def read_run_spec(folder: Path) -> tuple[Language, str]:
         raise ProgramError(f"{folder} is not an unpacked bot build: {exc}") from None
 
 
-def run_argv(language: Language, entry: str, limits: Limits) -> list[str]:
-    """The bot's command inside the sandbox: its runtime at its host path, or ./bot."""
+def run_argv(
+    language: Language, entry: str, limits: Limits, bot_dir: str = SANDBOX_BOT_DIR
+) -> list[str]:
+    """The bot's command: its runtime at its host path, or the built program in `bot_dir`
+    (where its files are: /arena/bot in the sandbox)."""
     argv = language.run_argv(entry, heap_mb=max(16, limits.memory_mb // 2))
     if argv[0] == f"./{PROGRAM}":
-        return [f"{SANDBOX_BOT_DIR}/{PROGRAM}", *argv[1:]]
+        return [f"{bot_dir}/{PROGRAM}", *argv[1:]]
     return [host_tool(argv[0]), *argv[1:]]
 
 
@@ -102,7 +104,6 @@ def start_bot(launcher, folder: Path, limits: Limits) -> SandboxedProcess:  # ty
     a Python interpreter)."""
     language, entry = read_run_spec(folder)
     argv = run_argv(language, entry, limits)
-    SANDBOX_STARTS.add()
     process = start_program(
         launcher,
         folder / FILES,
@@ -120,10 +121,16 @@ def start_bot(launcher, folder: Path, limits: Limits) -> SandboxedProcess:  # ty
     return process
 
 
+BUILD_ENV = {"GOCACHE": "/tmp/go-cache", "GOPATH": "/tmp/go", "GO111MODULE": "off"}
+
+
 def start_build(  # type: ignore[no-untyped-def]
     launcher, folder: Path, command: str, build: BuildLimits
-) -> SandboxedProcess:
-    """Start a build's shell command in its scratch folder, writable at /build."""
+) -> subprocess.Popen[bytes]:
+    """Start a build's shell command in its scratch folder, writable at /build. A trusted
+    launcher (`arena play --isolation process`, one's own bots) builds in a plain process."""
+    if launcher.name == "process":
+        return _start_trusted_build(folder, command, build)
     limits = Limits(memory_mb=min(build.memory_mb, 8192), cpu_seconds=build.cpu_seconds)
     return start_program(
         launcher,
@@ -139,7 +146,31 @@ def start_build(  # type: ignore[no-untyped-def]
         open_files=1024,
         limits=limits,
         writable=True,
-        env={"GOCACHE": "/tmp/go-cache", "GOPATH": "/tmp/go", "GO111MODULE": "off"},
+        env=BUILD_ENV,
+    )
+
+
+def _start_trusted_build(folder: Path, command: str, build: BuildLimits) -> subprocess.Popen[bytes]:
+    scratch = folder.parent / "tmp"
+    scratch.mkdir(exist_ok=True)
+    env = {"PATH": TOOL_PATH, "LANG": "C.UTF-8", "HOME": str(scratch), "TMPDIR": str(scratch)}
+    env.update(
+        {
+            name: str(scratch / value.removeprefix("/tmp/"))
+            for name, value in BUILD_ENV.items()
+            if value.startswith("/tmp/")
+        }
+    )
+    env["GO111MODULE"] = BUILD_ENV["GO111MODULE"]
+    return subprocess.Popen(
+        ["/bin/sh", "-c", command],
+        cwd=folder,
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+        close_fds=True,
     )
 
 
