@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from bots.sdk.client import ArenaClient, ClientError, Credentials, cache_dir
+from bots.sdk.folders import FolderError, zip_folder
 
 POLL_SECONDS = 1.0
 # Bigger than any honest upload; the service has its own, smaller cap.
@@ -155,7 +156,14 @@ def command_logout(args: argparse.Namespace) -> int:
 
 
 def _read_bot_file(path: str) -> tuple[str, bytes]:
+    """The upload's name and bytes: the file, or a folder zipped (a bot with arena.toml)."""
     file = Path(path)
+    if file.is_dir():
+        try:
+            content = zip_folder(file, MAX_UPLOAD_BYTES)
+        except (FolderError, OSError) as exc:
+            raise ClientError(f"cannot send {path}: {exc}", 2) from None
+        return f"{file.resolve().name}.zip", content
     try:
         content = file.read_bytes()
     except OSError as exc:
@@ -165,6 +173,13 @@ def _read_bot_file(path: str) -> tuple[str, bytes]:
     return file.name, content
 
 
+def _default_name(path: Path) -> str:
+    """A folder's name, or a file's without its extension (kit.tar.gz: kit)."""
+    if path.is_dir():
+        return path.resolve().name
+    return path.stem.removesuffix(".tar")
+
+
 def _latest(versions: list[dict[str, Any]]) -> dict[str, Any]:
     return max(versions, key=lambda version: version["number"])
 
@@ -172,7 +187,7 @@ def _latest(versions: list[dict[str, Any]]) -> dict[str, Any]:
 def command_submit(args: argparse.Namespace) -> int:
     client = ArenaClient.from_credentials()
     filename, content = _read_bot_file(args.bot_file)
-    name = args.name or Path(args.bot_file).stem
+    name = args.name or _default_name(Path(args.bot_file))
     client.check_version()
     client.check_game(args.game)
     mine = [bot for bot in client.my_bots() if bot["name"] == name]
@@ -470,7 +485,7 @@ def add_commands(sub: Any) -> None:
     logout.set_defaults(func=command_logout)
 
     submit = sub.add_parser("submit", help="upload a bot or a new version and follow validation")
-    submit.add_argument("bot_file")
+    submit.add_argument("bot_file", help="a bot file, an archive, or a folder with arena.toml")
     submit.add_argument("--game", required=True)
     submit.add_argument("--name", help="the bot's name (default: the file's name)")
     submit.add_argument("--no-wait", action="store_true", help="do not follow validation")

@@ -20,12 +20,10 @@ from arena.languages import (
     manifest_for_file,
     manifest_of_archive,
 )
+from bots.sdk.folders import FolderError, folder_files
 from workers.sandbox import artifacts
 from workers.sandbox.builds import build
 
-# What a folder sends to the build: its files but hidden ones, caches and earlier outputs.
-SKIPPED_NAMES = frozenset({"__pycache__", "bot", "target", "node_modules"})
-SKIPPED_SUFFIXES = (".class", ".o", ".pyc")
 MAX_FOLDER_BYTES = 16 << 20
 
 
@@ -49,23 +47,6 @@ def needs_build(path: Path) -> bool:
     return is_archive(name) or language_of_file(name) is not None
 
 
-def folder_files(folder: Path) -> dict[str, bytes]:
-    files: dict[str, bytes] = {}
-    total = 0
-    for path in sorted(folder.rglob("*")):
-        relative = path.relative_to(folder)
-        if any(part.startswith(".") or part in SKIPPED_NAMES for part in relative.parts):
-            continue
-        if path.is_symlink() or not path.is_file() or path.suffix in SKIPPED_SUFFIXES:
-            continue
-        content = path.read_bytes()
-        total += len(content)
-        if total > MAX_FOLDER_BYTES:
-            raise LocalBuildError(f"{folder} holds more than {MAX_FOLDER_BYTES} bytes of files")
-        files[relative.as_posix()] = content
-    return files
-
-
 def build_local(path: Path, launcher) -> Path:  # type: ignore[no-untyped-def]
     """Build the bot at `path` with `launcher`'s walls; the folder a launcher starts it from."""
     try:
@@ -79,7 +60,7 @@ def build_local(path: Path, launcher) -> Path:  # type: ignore[no-untyped-def]
         else:
             manifest = manifest_for_file(path.name)
             files = {manifest.entry: path.read_bytes()}
-    except (ArchiveError, ManifestError, OSError) as exc:
+    except (ArchiveError, ManifestError, FolderError, OSError) as exc:
         raise LocalBuildError(f"{path}: {exc}") from None
     built = build(launcher, files, manifest)
     if built.artifact is None:
