@@ -127,6 +127,7 @@ include = ["engine*", "bots*", "workers*"]
 
 [tool.setuptools.package-data]
 "*" = ["*.json", "*.toml", "*.md", "*.txt"]
+"bots.sdk.kits" = ["*/*.*", "*/lib/*.*"]
 """
     )
     return sorted(workers)
