@@ -44,7 +44,7 @@ class Language:
     a runtime needs beyond the bot's limits, charged to no bot: address space its
     runtime reserves but never touches (memory is bounded by the cgroup, which counts
     what is used), threads the runtime starts itself, and start-up time before the
-    first move (measured per runtime: docs/authors/languages.md).
+    first move (measured per runtime: docs/bot-authors/languages.md).
     """
 
     name: str
@@ -130,13 +130,18 @@ LANGUAGES: dict[str, Language] = {
                 "-XX:-UseCompressedClassPointers",
                 "-XX:-UsePerfData",
                 "-Xshare:auto",
+                # The JVM's own warnings go to stdout by default: the protocol's.
+                "-Xlog:disable",
+                "-Xlog:all=warning:stderr",
                 "-cp",
                 ".",
                 "{stem}",
             ),
             tools=("java",),
             build_tools=("javac",),
-            extra_address_space_mb=512,
+            # Thread stacks, the code cache, metaspace and malloc arenas: measured, a
+            # 512 MB bot fails to start its threads with less than +1 GB.
+            extra_address_space_mb=1536,
             extra_processes=24,
             warmup_seconds=2.0,
         ),

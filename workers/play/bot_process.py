@@ -97,7 +97,7 @@ class BotProcess:
         code_key = getattr(process, "code_key", None)
         self._code_key: str | None = code_key if isinstance(code_key, str) else None
         # A runtime that starts slowly (a JVM) gets its start-up on top of its first move,
-        # charged to no bank (arena/languages.py, measured in docs/authors/languages.md).
+        # charged to no bank (arena/languages.py, measured in docs/bot-authors/languages.md).
         warmup = getattr(process, "warmup_seconds", 0.0)
         self._warmup = float(warmup) if isinstance(warmup, int | float) else 0.0
 

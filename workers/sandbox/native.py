@@ -20,6 +20,7 @@ the sandbox does not see) and must resolve under /usr, which the sandbox binds.
 from __future__ import annotations
 
 import contextlib
+import glob
 import json
 import os
 import shutil
@@ -43,6 +44,8 @@ SANDBOX_BUILD_DIR = "/build"
 # The file beside a bot's unpacked build that says how it runs.
 RUN_SPEC = "run.json"
 FILES = "files"
+ALTERNATIVES = "/etc/alternatives"
+RUNTIME_CONFIG = sorted(glob.glob("/etc/java-*-openjdk"))
 TOOL_PATH = "/usr/bin:/bin"
 
 
@@ -208,6 +211,12 @@ def start_program(  # type: ignore[no-untyped-def]
         options = list(static)
         options += ["--size", str(tmp_mb << 20), "--tmpfs", "/tmp"]
         options += ["--bind" if writable else "--ro-bind", str(folder), inside]
+        if writable and os.path.isdir(ALTERNATIVES):
+            # Debian's compiler names (cc, c++, javac) are links through here; links only.
+            options += ["--ro-bind", ALTERNATIVES, ALTERNATIVES]
+        for config in RUNTIME_CONFIG:
+            # The JDK's conf/ links into /etc/java-<n>-openjdk (security policy, logging).
+            options += ["--ro-bind", config, config]
         for name, value in (env or {}).items():
             options += ["--setenv", name, value]
         options += ["--remount-ro", "/", "--chdir", inside]

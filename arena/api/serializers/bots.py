@@ -23,7 +23,7 @@ from arena.models import (
 
 class BotVersionSerializer(serializers.ModelSerializer):
     validation_error = serializers.SerializerMethodField(
-        help_text="Why the smoke match refused the version; shown to the bot's owner only "
+        help_text="Why the build or the smoke match refused the version; shown to the bot's owner only "
         "(it may quote the bot's stderr), null for others"
     )
 
@@ -34,6 +34,7 @@ class BotVersionSerializer(serializers.ModelSerializer):
             "id",
             "number",
             "filename",
+            "language",
             "sha256",
             "size",
             "created_at",

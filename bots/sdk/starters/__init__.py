@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 
 import engine
+from bots.sdk import kits
 from bots.sdk.starters.templates import README, TEST, render
 
 STARTERS_DIR = Path(__file__).resolve().parent
@@ -67,6 +68,9 @@ def write_starter(game: str, folder: str | Path) -> list[Path]:
 
 def command_new_bot(args: argparse.Namespace) -> int:
     folder = Path(args.dir) if args.dir else default_folder(args.game)
+    language = getattr(args, "lang", "python") or "python"
+    if language != "python":
+        return _new_kit(args, language, folder)
     paths = write_starter(args.game, folder)
     if args.json:
         print(
@@ -77,6 +81,32 @@ def command_new_bot(args: argparse.Namespace) -> int:
         print(f"wrote {path}")
     opponents = "bot.py bot.py" if engine.get_game(args.game).cooperative else "bot.py random"
     print(f"next: cd {folder} && pytest && arena play --game {args.game} --games 100 {opponents}")
+    return 0
+
+
+def _new_kit(args: argparse.Namespace, language: str, folder: Path) -> int:
+    """A starter in another language: the kit's library, the game's bot and arena.toml."""
+    try:
+        paths = kits.write_kit(args.game, language, folder)
+    except (kits.KitError, OSError) as exc:
+        raise StarterError(str(exc)) from None
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "game": args.game,
+                    "language": language,
+                    "folder": str(folder),
+                    "files": list(map(str, paths)),
+                }
+            )
+        )
+        return 0
+    for path in paths:
+        print(f"wrote {path}")
+    opponents = "random random" if engine.get_game(args.game).cooperative else "random"
+    print(f"next: arena play --game {args.game} --games 10 {folder} {opponents}")
+    print(f"then: arena submit {folder} --game {args.game}")
     return 0
 
 
@@ -92,6 +122,13 @@ def add_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     )
     parser.add_argument("game", metavar="GAME", help=", ".join(engine.game_names()))
     parser.add_argument("dir", metavar="DIR", nargs="?", help="the folder (made if missing)")
+    parser.add_argument(
+        "--lang",
+        choices=sorted(kits.LANGUAGES),
+        default="python",
+        help="the bot's language (default python): other languages get the kit's protocol "
+        "library and an arena.toml",
+    )
     parser.add_argument("--json", action="store_true", help="print what was written as JSON")
     parser.set_defaults(handler=command_new_bot)
 
