@@ -125,9 +125,7 @@ REFUSALS = [
     ),
     (
         "symlink out",
-        tarred(
-            [("arena.toml", MANIFEST), ("bot.cpp", CPP), special("k", tarfile.SYMTYPE, "/etc")]
-        ),
+        tarred([("arena.toml", MANIFEST), ("bot.cpp", CPP), special("k", tarfile.SYMTYPE, "/etc")]),
         "kit.tar.gz",
         "points outside the archive",
     ),
