@@ -24,6 +24,9 @@ ROOT = Path(__file__).resolve().parents[1]
 SERVICE_ONLY = ("django", "rest_framework", "celery", "kombu", "billiard", "redis", "psycopg")
 SERVICE_ONLY += ("arena", "drf_spectacular", "prometheus_client", "numpy", "scipy")
 WHOLE_PACKAGES = ("engine", "bots")
+# Modules of the service's package that are pure standard library and that local play
+# shares with the workers: how a bot's language, manifest and archive are read.
+SHARED_MODULES = ("arena.languages", "arena.bot_archives")
 DEPENDENCIES = ['"rich>=13"']
 OPTIONAL = '{fast = ["orjson>=3.9"]}'
 
@@ -65,7 +68,8 @@ def sdk_worker_modules() -> dict[str, Path]:
             return True  # a circle: decided by its other imports
         ok = True
         for target in imports[name]:
-            service = target.split(".")[0] in SERVICE_ONLY
+            shared = any(target == m or target.startswith(f"{m}.") for m in SHARED_MODULES)
+            service = target.split(".")[0] in SERVICE_ONLY and not shared
             if service or (target in modules and not clean(target, seen | {name})):
                 ok = False
                 break
@@ -97,7 +101,9 @@ def stage(folder: Path) -> list[str]:
     for package in WHOLE_PACKAGES:
         shutil.copytree(ROOT / package, folder / package, ignore=ignore)
     workers = sdk_worker_modules()
-    for path in workers.values():
+    shared = [ROOT / "arena" / "__init__.py"]
+    shared += [ROOT / f"{name.replace('.', '/')}.py" for name in SHARED_MODULES]
+    for path in [*workers.values(), *shared]:
         target = folder / path.relative_to(ROOT)
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(path, target)
@@ -123,7 +129,7 @@ optional-dependencies = {OPTIONAL}
 arena = "workers.cli:main"
 
 [tool.setuptools.packages.find]
-include = ["engine*", "bots*", "workers*"]
+include = ["engine*", "bots*", "workers*", "arena"]
 
 [tool.setuptools.package-data]
 "*" = ["*.json", "*.toml", "*.md", "*.txt"]

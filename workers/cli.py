@@ -8,6 +8,7 @@ The service commands (login, submit, status and the rest) live in bots/sdk/comma
     arena replay download MATCH [-o PATH]
     arena bench --game moonrollers --json
     arena bench-sandbox
+    arena bench-languages
     arena login URL | submit | bots | status | matches | logs | challenge | tournament
 
 Errors a user can cause (unknown game, bad player count, broken bot file) end
@@ -361,6 +362,13 @@ def command_bench_sandbox(args: argparse.Namespace) -> int:
     return int(bench_main(args.rest) or 0)
 
 
+def command_bench_languages(args: argparse.Namespace) -> int:
+    from workers.bench.languages import main as bench_main
+
+    rest = args.rest[1:] if args.rest[:1] == ["--"] else args.rest
+    return int(bench_main(rest) or 0)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="arena", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -422,14 +430,20 @@ def build_parser() -> argparse.ArgumentParser:
     sandbox = sub.add_parser("bench-sandbox", help="sandbox start-up and round-trip costs")
     sandbox.add_argument("rest", nargs=argparse.REMAINDER)
     sandbox.set_defaults(func=command_bench_sandbox)
+
+    languages = sub.add_parser(
+        "bench-languages", help="each language's bot: build, start-up, round trip, match"
+    )
+    languages.add_argument("rest", nargs=argparse.REMAINDER)
+    languages.set_defaults(func=command_bench_languages)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if argv[:1] == ["bench-sandbox"]:
-        # Its options belong to workers.bench.sandbox; pass them through untouched.
-        argv = ["bench-sandbox", "--", *argv[1:]]
+    if argv[:1] in (["bench-sandbox"], ["bench-languages"]):
+        # Their options belong to workers.bench; pass them through untouched.
+        argv = [argv[0], "--", *argv[1:]]
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

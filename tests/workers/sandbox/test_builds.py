@@ -13,9 +13,10 @@ import os
 import pytest
 
 from arena.languages import manifest_for_file, parse_manifest
-from tests.workers.sandbox.conftest import FAST, make_test_launcher, pick_game
+from tests.workers.sandbox.conftest import FAST, TEST_UID_BASE, pick_game
 from workers.play.smoke import smoke_test
 from workers.sandbox import artifacts
+from workers.sandbox.bubblewrap import BubblewrapLauncher
 from workers.sandbox.builds import build
 from workers.sandbox.native import BuildLimits
 from workers.sandbox.process import processes_of_uid
@@ -50,7 +51,10 @@ int main() {
 
 @pytest.fixture(scope="module")
 def launcher():
-    sandbox = make_test_launcher(use_lanes=False)
+    # Uids of its own, past the other sandbox tests' (whose zygote lanes live on in
+    # theirs), so that "nothing left" means nothing left by these builds.
+    base = TEST_UID_BASE + 640 + (os.getpid() % 8) * 16
+    sandbox = BubblewrapLauncher(uid_base=base, uid_count=16, use_lanes=False)
     sandbox.check(FAST)
     return sandbox
 
