@@ -26,7 +26,10 @@ class UploadForm(forms.Form):
     """A bot's code: a file, or Python pasted in the text area (exactly one of the two)."""
 
     file = forms.FileField(
-        required=False, label="File", help_text="a bot.py, or a zip with bot.py inside"
+        required=False,
+        label="File",
+        help_text="a bot.py (or a zip with bot.py inside), a .cpp, .rs, .go, .java or .js "
+        "source file, or an archive with arena.toml",
     )
     code = forms.CharField(
         required=False,
