@@ -118,10 +118,13 @@ LANGUAGES: dict[str, Language] = {
             build="javac -encoding UTF-8 -d . *.java",
             # Serial GC, one JIT compiler thread and small reserved areas keep the JVM
             # inside the bot's memory and process limits; the heap is half the memory.
+            # The JVM's own warnings go to stderr, never onto the protocol (stdout).
             run=(
                 "java",
                 "-Xmx{heap_mb}m",
                 "-Xss1m",
+                "-Xlog:disable",
+                "-Xlog:all=warning:stderr",
                 "-XX:+UseSerialGC",
                 "-XX:TieredStopAtLevel=1",
                 "-XX:CICompilerCount=1",
@@ -136,7 +139,9 @@ LANGUAGES: dict[str, Language] = {
             ),
             tools=("java",),
             build_tools=("javac",),
-            extra_address_space_mb=512,
+            # Beyond its heap the JVM reserves ~850 MB of address space (code cache,
+            # metaspace, C library arenas per thread): 512 MB more failed to start it.
+            extra_address_space_mb=1024,
             extra_processes=24,
             warmup_seconds=2.0,
         ),

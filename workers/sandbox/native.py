@@ -14,12 +14,17 @@ the command:
   write but /tmp), with the build limits (`BuildLimits`).
 
 Tools are found on the host (`/usr/bin/java` is a link through /etc/alternatives, which
-the sandbox does not see) and must resolve under /usr, which the sandbox binds.
+a bot's sandbox does not see) and must resolve under /usr, which the sandbox binds. A
+build's command names its tools by their links (`javac`, and rustc's linker `cc`), so a
+build also sees /etc/alternatives, read-only: links into /usr and nothing else of /etc.
+Debian's OpenJDK keeps its jvm.cfg and security settings in /etc/java-<version>-openjdk,
+linked from under /usr: a Java bot and every build see those folders too, read-only.
 """
 
 from __future__ import annotations
 
 import contextlib
+import glob
 import json
 import os
 import shutil
@@ -45,6 +50,9 @@ SANDBOX_BUILD_DIR = "/build"
 RUN_SPEC = "run.json"
 FILES = "files"
 TOOL_PATH = "/usr/bin:/bin"
+# Debian's links from a tool's name to the installed one (javac, cc, c++).
+ALTERNATIVES = "/etc/alternatives"
+JDK_SETTINGS = "/etc/java-*-openjdk"
 
 
 class ProgramError(RuntimeError):
@@ -97,6 +105,24 @@ def run_argv(language: Language, entry: str, limits: Limits) -> list[str]:
     return [host_tool(argv[0]), *argv[1:]]
 
 
+def scratch_mounts(size_bytes: int) -> list[str]:
+    """bwrap's options for a sandbox's writable places: /tmp and /dev/shm, each a tmpfs
+    of `size_bytes`, and the rest of /dev read-only, as a zygote lane makes them. bwrap's
+    own /dev is an unsized tmpfs: writable, it let a bot keep files past its tmp size
+    (bounded by its cgroup's memory alone, and by nothing on a host without cgroups)."""
+    size = str(size_bytes)
+    return [
+        "--size", size, "--tmpfs", "/tmp",
+        "--remount-ro", "/dev",
+        "--size", size, "--tmpfs", "/dev/shm",
+    ]  # fmt: skip
+
+
+def jdk_settings() -> tuple[str, ...]:
+    """The JDKs' settings folders under /etc, which their files under /usr link to."""
+    return tuple(sorted(glob.glob(JDK_SETTINGS)))
+
+
 def start_bot(launcher, folder: Path, limits: Limits) -> SandboxedProcess:  # type: ignore[no-untyped-def]
     """Start an unpacked native bot in a sandbox of its own (no zygote lane: lanes fork
     a Python interpreter)."""
@@ -115,6 +141,7 @@ def start_bot(launcher, folder: Path, limits: Limits) -> SandboxedProcess:  # ty
         file_size_mb=limits.file_size_mb,
         open_files=limits.open_files,
         limits=limits,
+        read_only=jdk_settings() if "java" in language.tools else (),
     )
     process.warmup_seconds = language.warmup_seconds  # type: ignore[attr-defined]
     return process
@@ -124,7 +151,12 @@ def start_build(  # type: ignore[no-untyped-def]
     launcher, folder: Path, command: str, build: BuildLimits
 ) -> SandboxedProcess:
     """Start a build's shell command in its scratch folder, writable at /build."""
-    limits = Limits(memory_mb=min(build.memory_mb, 8192), cpu_seconds=build.cpu_seconds)
+    # What the kernel's kills are reported against (SandboxedProcess.death_cause).
+    limits = Limits(
+        memory_mb=min(build.memory_mb, 8192),
+        cpu_seconds=build.cpu_seconds,
+        file_size_mb=min(build.file_size_mb, 1024),
+    )
     return start_program(
         launcher,
         folder,
@@ -140,6 +172,7 @@ def start_build(  # type: ignore[no-untyped-def]
         limits=limits,
         writable=True,
         env={"GOCACHE": "/tmp/go-cache", "GOPATH": "/tmp/go", "GO111MODULE": "off"},
+        read_only=(ALTERNATIVES, *jdk_settings()),
     )
 
 
@@ -158,6 +191,7 @@ def start_program(  # type: ignore[no-untyped-def]
     limits: Limits,
     writable: bool = False,
     env: dict[str, str] | None = None,
+    read_only: tuple[str, ...] = (),
 ) -> SandboxedProcess:
     """`argv` in a sandbox whose working folder is `folder` (workers/sandbox/bubblewrap.py's
     walls), as a SandboxedProcess that cleans its uid and cgroup up when it ends."""
@@ -175,8 +209,10 @@ def start_program(  # type: ignore[no-untyped-def]
         if writable and launcher.is_root:
             _hand_over(folder, lease.uid)
         options = list(static)
-        options += ["--size", str(tmp_mb << 20), "--tmpfs", "/tmp"]
+        options += scratch_mounts(tmp_mb << 20)
         options += ["--bind" if writable else "--ro-bind", str(folder), inside]
+        for path in read_only:
+            options += ["--ro-bind-try", path, path]
         for name, value in (env or {}).items():
             options += ["--setenv", name, value]
         options += ["--remount-ro", "/", "--chdir", inside]
