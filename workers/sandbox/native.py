@@ -171,7 +171,14 @@ def start_build(  # type: ignore[no-untyped-def]
         open_files=1024,
         limits=limits,
         writable=True,
-        env={"GOCACHE": "/tmp/go-cache", "GOPATH": "/tmp/go", "GO111MODULE": "off"},
+        env={
+            "GOCACHE": "/tmp/go-cache",
+            "GOPATH": "/tmp/go",
+            "GO111MODULE": "off",
+            # javac's JVM would size its heap from the host's memory (it cannot read the
+            # cgroup) and not start inside the build's address space on a large host.
+            "JAVA_TOOL_OPTIONS": f"-Xmx{max(64, build.memory_mb // 2)}m -XX:+UseSerialGC",
+        },
         read_only=(ALTERNATIVES, *jdk_settings()),
     )
 
