@@ -56,6 +56,12 @@ NATIVE_DIR = Path(__file__).resolve().parent / "hostile_native"
 SETTINGS = Path(__file__).resolve().parents[3] / "arena" / "settings.py"
 
 
+# FAST, but with time for the attack in the first move (a child process per attempt, a
+# JVM starting threads on a loaded host): what must stop each attack is the limit it
+# aims at, not the move's clock. Only the fork bomb is left to the clock.
+PATIENT = replace(FAST, move_seconds=8.0)
+
+
 @dataclass(frozen=True)
 class Attack:
     """What must become of one hostile bot."""
@@ -63,16 +69,12 @@ class Attack:
     forfeit: str | None  # a regex on its forfeit reason; None: it plays on, unforfeited
     stderr: str = ""  # a regex its stderr must match: the evidence of where it was stopped
     blocked: int | range = 0  # how many `BLOCKED` lines it prints (attempts refused)
-    limits: Limits = FAST
-
-
-# Slow attacks (a child process per attempt, a JVM) get their first move's time.
-PATIENT = replace(FAST, move_seconds=8.0)
+    limits: Limits = PATIENT
 
 
 # bot source (under hostile_native/) -> what must become of it.
 ATTACKS: dict[str, Attack] = {
-    "cpp/fork_bomb.cpp": Attack(r"timed out"),
+    "cpp/fork_bomb.cpp": Attack(r"timed out", limits=FAST),
     "cpp/raw_syscalls.cpp": Attack(
         r"status 3", r"BLOCKED socket\(AF_INET\): Operation not permitted", blocked=17
     ),
@@ -82,33 +84,30 @@ ATTACKS: dict[str, Attack] = {
     "cpp/write_outside.cpp": Attack(r"status 3", r"TMP writable", blocked=8),
     "cpp/memory_bomb.cpp": Attack(r"status 3", r"BLOCKED malloc after 2\d\d MB", blocked=1),
     "cpp/memory_via_children.cpp": Attack(
-        r"status 3", r"(BLOCKED child killed by SIGKILL\n){5}", range(5, 7), PATIENT
+        r"status 3", r"BLOCKED child killed by SIGKILL", range(5, 7)
     ),
     "rust/unsafe_syscalls.rs": Attack(r"signal SIGSEGV", r"BLOCKED setns", blocked=6),
     "rust/spawn_daemon.rs": Attack(None, r"daemon started"),
     "rust/thread_flood.rs": Attack(r"status 3", r"BLOCKED thread \d+: .*temporarily", blocked=1),
-    "go/goroutine_flood.go": Attack(r"out of memory|status 2", limits=PATIENT),
+    "go/goroutine_flood.go": Attack(r"out of memory|status 2"),
     "go/thread_flood.go": Attack(r"status 2", r"failed to create new OS thread"),
-    "go/exec_and_network.go": Attack(
-        None, r"BLOCKED dial 127.0.0.1:5432", blocked=8, limits=PATIENT
-    ),
+    "go/exec_and_network.go": Attack(None, r"BLOCKED dial 127.0.0.1:5432", blocked=8),
     "go/memory_bomb.go": Attack(r"out of memory|status 2"),
     "java/HeapFlood.java": Attack(r"status 1", r"OutOfMemoryError: Java heap space"),
     "java/ThreadFlood.java": Attack(
         r"status 3", r"BLOCKED thread \d+: unable to create", blocked=1
     ),
-    "java/RuntimeExec.java": Attack(
-        None, r"BLOCKED connect 127.0.0.1:6379", blocked=4, limits=PATIENT
-    ),
-    "javascript/child_process.js": Attack(
-        None, r"BLOCKED connect 127.0.0.1:5432", blocked=5, limits=PATIENT
-    ),
+    "java/RuntimeExec.java": Attack(None, r"BLOCKED connect 127.0.0.1:6379", blocked=4),
+    "javascript/child_process.js": Attack(None, r"BLOCKED connect 127.0.0.1:5432", blocked=5),
     "javascript/native_addon.js": Attack(
         r"status 3", r"BLOCKED addon socket\(AF_INET\)", blocked=7
     ),
     "javascript/memory_bomb.js": Attack(r"out of memory"),
+    # V8 aborts when it cannot reserve a worker's code range (SIGTRAP) or start its
+    # thread (SIGABRT), Node reports the worker it could not start (exit 3), or the
+    # cgroup kills it: whichever comes first, which depends on the host's load.
     "javascript/worker_flood.js": Attack(
-        r"SIGTRAP|status 3|out of memory", r"Fatal process OOM|BLOCKED worker", limits=PATIENT
+        r"SIGTRAP|SIGABRT|status 3|out of memory", r"Fatal process OOM|BLOCKED worker|^$", range(2)
     ),
 }
 # Host paths the bots above aim at: none may exist afterwards.
