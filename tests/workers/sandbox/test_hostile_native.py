@@ -82,6 +82,9 @@ ATTACKS: dict[str, Attack] = {
         r"status 3", r"BLOCKED open /etc/passwd: No such file", blocked=9
     ),
     "cpp/write_outside.cpp": Attack(r"status 3", r"TMP writable", blocked=8),
+    "cpp/fill_dev_shm.cpp": Attack(
+        r"status 3", r"BLOCKED /dev/shm after [34] MB: No space left on device", blocked=2
+    ),
     "cpp/memory_bomb.cpp": Attack(r"status 3", r"BLOCKED malloc after 2\d\d MB", blocked=1),
     "cpp/memory_via_children.cpp": Attack(
         r"status 3", r"BLOCKED child killed by SIGKILL", range(5, 7)
