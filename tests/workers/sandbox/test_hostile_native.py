@@ -20,9 +20,11 @@ bwrap launcher serves the whole file.
 from __future__ import annotations
 
 import hashlib
+import io
 import os
 import re
 import subprocess
+import tarfile
 import tempfile
 import time
 from dataclasses import dataclass, replace
@@ -311,4 +313,22 @@ def test_a_builds_daemon_ends_with_the_build(native_launcher):
     assert outcome.ok, outcome.log
     assert marker_processes(DAEMON_MARKER) == []
     assert_nothing_left(native_launcher._uids)
+    assert scratch_folders() == []
+
+
+def test_links_beside_a_built_program_stay_out_of_the_artefact(native_launcher, tmp_path):
+    """A build that succeeds and leaves links to the host's /etc/shadow and /etc beside
+    its program: the artefact holds the program and the sources, never a link's target."""
+    toml = (
+        b'language = "cpp"\n'
+        b'build = "g++ -o bot bot.cpp && ln -s /etc/shadow shadow.txt && ln -s /etc etc"\n'
+    )
+    files = {MANIFEST: toml, "bot.cpp": b"int main() {}\n"}
+    outcome = build(native_launcher, files, parse_manifest(toml, set(files)))
+    assert outcome.ok, outcome.log
+    assert outcome.artifact is not None
+    with tarfile.open(fileobj=io.BytesIO(outcome.artifact), mode="r:gz") as archive:
+        members = {member.name: member for member in archive.getmembers()}
+    assert set(members) == {"run.json", "files/arena.toml", "files/bot.cpp", "files/bot"}
+    assert all(member.isreg() for member in members.values())
     assert scratch_folders() == []
