@@ -23,6 +23,7 @@ import hashlib
 import io
 import os
 import re
+import shutil
 import subprocess
 import tarfile
 import tempfile
@@ -177,7 +178,10 @@ def test_hostile_native_bot_is_contained(relative, native_launcher, game, tmp_pa
     name = Path(relative).name
     folder = built_bot(native_launcher, hostile_files(relative, tmp_path), name)
     started = time.monotonic()
-    played = play_sandboxed(native_launcher, game, seats_for(game, folder), attack.limits)
+    try:
+        played = play_sandboxed(native_launcher, game, seats_for(game, folder), attack.limits)
+    finally:
+        shutil.rmtree(folder)  # each run's bots differ (host paths): keep no cache of them
     outcome = played.outcome
     stderr = outcome.stderr[0]
 
