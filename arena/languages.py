@@ -118,10 +118,13 @@ LANGUAGES: dict[str, Language] = {
             build="javac -encoding UTF-8 -d . *.java",
             # Serial GC, one JIT compiler thread and small reserved areas keep the JVM
             # inside the bot's memory and process limits; the heap is half the memory.
+            # The JVM's own warnings go to stderr, never onto the protocol (stdout).
             run=(
                 "java",
                 "-Xmx{heap_mb}m",
                 "-Xss1m",
+                "-Xlog:disable",
+                "-Xlog:all=warning:stderr",
                 "-XX:+UseSerialGC",
                 "-XX:TieredStopAtLevel=1",
                 "-XX:CICompilerCount=1",
@@ -130,9 +133,6 @@ LANGUAGES: dict[str, Language] = {
                 "-XX:-UseCompressedClassPointers",
                 "-XX:-UsePerfData",
                 "-Xshare:auto",
-                # The JVM's own warnings go to stdout by default: the protocol's.
-                "-Xlog:disable",
-                "-Xlog:all=warning:stderr",
                 "-cp",
                 ".",
                 "{stem}",

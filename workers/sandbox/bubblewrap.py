@@ -506,7 +506,7 @@ class BubblewrapLauncher:
             bot_fd = os.open(bot_path, os.O_RDONLY | os.O_CLOEXEC)
             fds.append(bot_fd)
             options = list(static)
-            options += ["--size", str(limits.tmp_mb << 20), "--tmpfs", "/tmp"]
+            options += native.scratch_mounts(limits.tmp_mb << 20)
             options += ["--ro-bind-data", str(bot_fd), f"{SANDBOX_BOT_DIR}/{name}"]
             code_args, code_key = self.code_options(bot_fd, name, limits, options, fds)
             options += ["--remount-ro", "/", "--chdir", "/tmp"]

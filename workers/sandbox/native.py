@@ -14,7 +14,11 @@ the command:
   write but /tmp), with the build limits (`BuildLimits`).
 
 Tools are found on the host (`/usr/bin/java` is a link through /etc/alternatives, which
-the sandbox does not see) and must resolve under /usr, which the sandbox binds.
+a bot's sandbox does not see) and must resolve under /usr, which the sandbox binds. A
+build's command names its tools by their links (`javac`, and rustc's linker `cc`), so a
+build also sees /etc/alternatives, read-only: links into /usr and nothing else of /etc.
+Debian's OpenJDK keeps its jvm.cfg and security settings in /etc/java-<version>-openjdk,
+linked from under /usr: a Java bot and every build see those folders too, read-only.
 """
 
 from __future__ import annotations
@@ -44,9 +48,10 @@ SANDBOX_BUILD_DIR = "/build"
 # The file beside a bot's unpacked build that says how it runs.
 RUN_SPEC = "run.json"
 FILES = "files"
-ALTERNATIVES = "/etc/alternatives"
-RUNTIME_CONFIG = sorted(glob.glob("/etc/java-*-openjdk"))
 TOOL_PATH = "/usr/bin:/bin"
+# Debian's links from a tool's name to the installed one (javac, cc, c++).
+ALTERNATIVES = "/etc/alternatives"
+JDK_SETTINGS = "/etc/java-*-openjdk"
 
 
 class ProgramError(RuntimeError):
@@ -102,6 +107,24 @@ def run_argv(
     return [host_tool(argv[0]), *argv[1:]]
 
 
+def scratch_mounts(size_bytes: int) -> list[str]:
+    """bwrap's options for a sandbox's writable places: /tmp and /dev/shm, each a tmpfs
+    of `size_bytes`, and the rest of /dev read-only, as a zygote lane makes them. bwrap's
+    own /dev is an unsized tmpfs: writable, it let a bot keep files past its tmp size
+    (bounded by its cgroup's memory alone, and by nothing on a host without cgroups)."""
+    size = str(size_bytes)
+    return [
+        "--size", size, "--tmpfs", "/tmp",
+        "--remount-ro", "/dev",
+        "--size", size, "--tmpfs", "/dev/shm",
+    ]  # fmt: skip
+
+
+def jdk_settings() -> tuple[str, ...]:
+    """The JDKs' settings folders under /etc, which their files under /usr link to."""
+    return tuple(sorted(glob.glob(JDK_SETTINGS)))
+
+
 def start_bot(launcher, folder: Path, limits: Limits) -> SandboxedProcess:  # type: ignore[no-untyped-def]
     """Start an unpacked native bot in a sandbox of its own (no zygote lane: lanes fork
     a Python interpreter)."""
@@ -119,12 +142,21 @@ def start_bot(launcher, folder: Path, limits: Limits) -> SandboxedProcess:  # ty
         file_size_mb=limits.file_size_mb,
         open_files=limits.open_files,
         limits=limits,
+        read_only=jdk_settings() if "java" in language.tools else (),
     )
     process.warmup_seconds = language.warmup_seconds  # type: ignore[attr-defined]
     return process
 
 
-BUILD_ENV = {"GOCACHE": "/tmp/go-cache", "GOPATH": "/tmp/go", "GO111MODULE": "off"}
+def build_env(build: BuildLimits) -> dict[str, str]:
+    return {
+        "GOCACHE": "/tmp/go-cache",
+        "GOPATH": "/tmp/go",
+        "GO111MODULE": "off",
+        # javac's JVM would size its heap from the host's memory (it cannot read the
+        # cgroup) and not start inside the build's address space on a large host.
+        "JAVA_TOOL_OPTIONS": f"-Xmx{max(64, build.memory_mb // 2)}m -XX:+UseSerialGC",
+    }
 
 
 def start_build(  # type: ignore[no-untyped-def]
@@ -134,7 +166,12 @@ def start_build(  # type: ignore[no-untyped-def]
     launcher (`arena play --isolation process`, one's own bots) builds in a plain process."""
     if launcher.name == "process":
         return _start_trusted_build(folder, command, build)
-    limits = Limits(memory_mb=min(build.memory_mb, 8192), cpu_seconds=build.cpu_seconds)
+    # What the kernel's kills are reported against (SandboxedProcess.death_cause).
+    limits = Limits(
+        memory_mb=min(build.memory_mb, 8192),
+        cpu_seconds=build.cpu_seconds,
+        file_size_mb=min(build.file_size_mb, 1024),
+    )
     return start_program(
         launcher,
         folder,
@@ -149,22 +186,20 @@ def start_build(  # type: ignore[no-untyped-def]
         open_files=1024,
         limits=limits,
         writable=True,
-        env=BUILD_ENV,
+        env=build_env(build),
+        read_only=(ALTERNATIVES, *jdk_settings()),
     )
 
 
 def _start_trusted_build(folder: Path, command: str, build: BuildLimits) -> subprocess.Popen[bytes]:
+    """The build as a plain process of the caller's, its temporary files beside `folder`."""
     scratch = folder.parent / "tmp"
     scratch.mkdir(exist_ok=True)
     env = {"PATH": TOOL_PATH, "LANG": "C.UTF-8", "HOME": str(scratch), "TMPDIR": str(scratch)}
-    env.update(
-        {
-            name: str(scratch / value.removeprefix("/tmp/"))
-            for name, value in BUILD_ENV.items()
-            if value.startswith("/tmp/")
-        }
-    )
-    env["GO111MODULE"] = BUILD_ENV["GO111MODULE"]
+    for name, value in build_env(build).items():
+        env[name] = (
+            str(scratch / value.removeprefix("/tmp/")) if value.startswith("/tmp/") else value
+        )
     return subprocess.Popen(
         ["/bin/sh", "-c", command],
         cwd=folder,
@@ -192,6 +227,7 @@ def start_program(  # type: ignore[no-untyped-def]
     limits: Limits,
     writable: bool = False,
     env: dict[str, str] | None = None,
+    read_only: tuple[str, ...] = (),
 ) -> SandboxedProcess:
     """`argv` in a sandbox whose working folder is `folder` (workers/sandbox/bubblewrap.py's
     walls), as a SandboxedProcess that cleans its uid and cgroup up when it ends."""
@@ -209,14 +245,10 @@ def start_program(  # type: ignore[no-untyped-def]
         if writable and launcher.is_root:
             _hand_over(folder, lease.uid)
         options = list(static)
-        options += ["--size", str(tmp_mb << 20), "--tmpfs", "/tmp"]
+        options += scratch_mounts(tmp_mb << 20)
         options += ["--bind" if writable else "--ro-bind", str(folder), inside]
-        if writable and os.path.isdir(ALTERNATIVES):
-            # Debian's compiler names (cc, c++, javac) are links through here; links only.
-            options += ["--ro-bind", ALTERNATIVES, ALTERNATIVES]
-        for config in RUNTIME_CONFIG:
-            # The JDK's conf/ links into /etc/java-<n>-openjdk (security policy, logging).
-            options += ["--ro-bind", config, config]
+        for path in read_only:
+            options += ["--ro-bind-try", path, path]
         for name, value in (env or {}).items():
             options += ["--setenv", name, value]
         options += ["--remount-ro", "/", "--chdir", inside]

@@ -269,12 +269,17 @@ class SandboxReadings:
         return self.cgroup is not None and self.cgroup.oom_killed()
 
     def _cause_of_death(self, code: int) -> str | None:
+        out_of_memory = f"out of memory: the sandbox passed its {self.limits.memory_mb} MB limit"
         if code == -signal.SIGKILL and self._oom_killed():
-            return f"out of memory: the sandbox passed its {self.limits.memory_mb} MB limit"
+            return out_of_memory
         if code == -signal.SIGXCPU:
             return f"CPU time limit ({self.limits.cpu_seconds}s)"
         if code == -signal.SIGXFSZ:
             return f"file size limit ({self.limits.file_size_mb} MB)"
+        # A process that failed after the kernel killed one of its children for memory:
+        # a compiler's driver reports its killed cc1plus as a plain failure.
+        if code != 0 and self._oom_killed():
+            return out_of_memory
         return None
 
 

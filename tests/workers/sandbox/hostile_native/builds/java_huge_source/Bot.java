@@ -1,0 +1,1 @@
+public class Bot { public static void main(String[] args) {} }
