@@ -89,12 +89,13 @@ def test_hidden_tokens_and_deck_follow_the_exact_distribution() -> None:
     unseen_tokens = [k.count for k in HAZARD_KINDS]
     for value in observation["my_hazard_tokens"]:
         unseen_tokens[HAZARD_PRESTIGE.index(value)] -= 1
+    players = observation["players"]
     next_card = dict.fromkeys(unseen_crew, 0)
     token_kinds = [0] * len(HAZARD_KINDS)
     for _ in range(samples):
         world = world_from_observation("moonrollers", observation, seat, rng)
         next_card[world.deck[-1]] += 1
-        holder = next(p for p in range(1, state.num_players) if sum(state.hz[p]))
+        holder = next(p for p in range(1, len(players)) if players[p]["hazard_tokens"])
         tokens = [k for k, n in enumerate(world.hz[holder]) for _ in range(n)]
         token_kinds[rng.choice(tokens)] += 1
     expected_card = [samples / len(unseen_crew)] * len(unseen_crew)

@@ -26,7 +26,16 @@ from engine.games.moonrollers.cards import (
     HAZARD_BY_PRESTIGE,
     HAZARD_KINDS,
 )
-from engine.games.moonrollers.phases import COMMIT, CREW_CHOICE, LOCK, PHASES, PLACE, RETURN, SELECT
+from engine.games.moonrollers.phases import (
+    COMMIT,
+    CREW_CHOICE,
+    LOCK,
+    PHASES,
+    PLACE,
+    RETURN,
+    SELECT,
+    START,
+)
 from engine.games.moonrollers.state import MoonrollersState
 
 
@@ -109,7 +118,8 @@ def _turn(world: MoonrollersState, obs: dict[str, Any]) -> None:
     # roll; Kary Powalk (repeatable, so not in `used`) shows as an Extra Die too many.
     conversions = sum(name in world.used for name in ("ft_1000", "myla_dystra"))
     world.ropen = not (
-        world.progress
+        world.phase == START  # no roll yet this turn: the window opens with it
+        or world.progress
         or any(name not in REROLL_ANY for name in world.used)
         or world.conv > conversions
     )
