@@ -1,0 +1,434 @@
+"""A Moonrakers world from one seat's observation (issue #40 point 1).
+
+The observation shows the public table (contracts, Armory, supplies, every player's
+Credits, Prestige, parts, zone sizes, known cards, the contract in play) and the seat's
+own hand, discard pile, objectives and known top cards. `world` copies all of that into
+a fresh engine table and draws the rest:
+
+* decks: the Contract deck and discard share, uniformly, the contracts seen nowhere; the
+  Ship Part deck is every part neither installed nor in the Armory, shuffled; the Crew
+  deck takes its size from the crew seen nowhere; the Objective deck and the other
+  players' secret objectives share the objectives this seat neither holds nor saw
+  claimed; the Mercenary deck (1-2 players) is its basic cards not face up plus its crew;
+* the cards nobody sees in players' piles (other players' hands past their known cards,
+  their draw piles below the known top cards, their discard piles under the top card,
+  the cards they look at, and this seat's own draw pile below its known top) are dealt,
+  uniformly, from one pool: the starting decks less the basic cards seen, the crew left
+  over from the Crew deck, and the Advanced cards bought from the supply and not seen.
+  The observation does not say who owns which bought card, nor what this seat's own draw
+  pile holds (only its size), so this pool is a prior, not the exact posterior;
+* the world's own RNG (future draws, hazard dice, reshuffles) is seeded from `rng`.
+
+The stack of rule steps waiting under the pending decision is not in the observation;
+it is rebuilt from the decision's name and the phase (planning, negotiation, Head to
+Head joins, Execution, rewards, clean-up, buying). In the middle of a card's effect the
+rest of that effect is not shown, so the world resumes Execution after the pending
+choice. Execution bookkeeping the view leaves out (steps taken, kinds played, first
+Shield or Damage seen) is recounted from the cards played.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+from engine.core.registry import get_game
+from engine.games.moonrakers.cards import (
+    ACTION,
+    ADVANCED_KINDS,
+    CONTRACTS,
+    CREW,
+    OBJECTIVES,
+    PARTS,
+    RULES,
+    ids_for,
+)
+from engine.games.moonrakers.mercenaries import ml_share
+from engine.games.moonrakers.state import MoonrakersState
+from engine.games.moonrakers.table import PX
+
+STARTING_DECK: tuple[str, ...] = tuple(RULES["starting_deck"]["value"])
+MERC_BASIC: tuple[str, ...] = tuple(RULES["merc_deck"]["basic"])
+MERC_CREW: int = RULES["merc_deck"]["crew"]
+ADVANCED_PER_KIND: int = RULES["advanced_supply"]["per_kind"]
+
+
+def world(
+    observation: dict[str, Any],
+    seat: int,
+    rng: random.Random,
+    *,
+    options: dict[str, Any] | None = None,
+    history: Any = None,
+) -> MoonrakersState:
+    """A full state whose `observation(seat)` is `observation`, its hidden parts drawn
+    with `rng`. `history`: this seat's earlier observations, oldest first (it names the
+    Mercenaries hired on this contract)."""
+    obs = observation
+    if obs.get("seat", seat) != seat:
+        raise ValueError(f"the observation is seat {obs['seat']}'s, not seat {seat}'s")
+    game = get_game("moonrakers")
+    opts = dict(options or {})
+    opts["expansions"] = ["overload"] if obs["overload"] else []
+    n = len(obs["players"])
+    # A fresh table gives every field its type; its seed comes from `rng` alone.
+    st = game.new_state(n, rng.getrandbits(63), game.check_options(opts))
+    assert isinstance(st, MoonrakersState)
+    _fill_public(st, obs, seat)
+    _fill_contract(st, obs, list(history or []))
+    _deal_hidden(st, obs, seat, rng)
+    st.stack = _stack(st, obs)
+    st.rng = random.Random(rng.getrandbits(64))
+    st.cur_opts = None
+    st._legal_cache = None
+    return st
+
+
+# ----- what everyone sees ---------------------------------------------------------------------
+
+
+def _fill_public(st: MoonrakersState, obs: dict[str, Any], seat: int) -> None:
+    players = obs["players"]
+    st.over = False
+    st.winner = None
+    st.end_reason = ""
+    st.turns = obs["turn"]
+    st.ml = obs["mission_leader"]
+    st.replaced = obs["replaced_this_turn"]
+    st.armory_discards = obs["armory_discards"]
+    st.last = obs["last_contract"]
+    st.row = list(obs["contracts"])
+    st.armory_crew = list(obs["armory_crew"])
+    st.armory_parts = list(obs["armory_parts"])
+    st.adv = dict(obs["advanced_supply"]) if obs["advanced_supply"] is not None else None
+    st.merc_row = list(obs["mercs"])
+    st.credits = [p["credits"] for p in players]
+    st.prestige = [p["prestige"] for p in players]
+    st.parts = [[part for part, _ in p["parts"]] for p in players]
+    st.inplay = [[crew for crew, _ in p["in_play"]] for p in players]
+    st.io = [{c: k for c, k in p["parts"] + p["in_play"] if k} for p in players]
+    st.claimed = [list(p["claimed"]) for p in players]
+    st.predator = any("predator-mk1" in parts for parts in st.parts)
+    st.top_public = [len(p["draw_top_known"]) for p in players]
+    st.top_known = list(st.top_public)
+    st.top_known[seat] = len(obs["draw_top"])
+    st.known = [list(p["known_hand"]) for p in players]
+
+
+def _fill_contract(st: MoonrakersState, obs: dict[str, Any], history: list[dict[str, Any]]) -> None:
+    n = st.num_players
+    view = obs["contract"]
+    st.outcome = ([], [], False)
+    st.ml_share = (0, 0)
+    if view is None:
+        st.contract = None
+        st.slot = -1
+        st.h2h = False
+        st.counts = ()
+        st.participants, st.allies, st.deals = [], [], {}
+        st.proposals = [0] * n
+        st.offer, st.invitee = None, None
+        st.rem, st.score, st.kary = {}, [0] * n, 0
+        st.px, st.xi, st.passes = None, 0, 0
+        return
+    rec = CONTRACTS[view["id"]]
+    st.contract = view["id"]
+    # The chosen contract leaves an empty slot in the row.
+    st.slot = st.row.index(None) if None in st.row else -1
+    st.h2h = rec.mode == "h2h"
+    st.counts = rec.counts
+    st.participants = list(view["participants"])
+    st.allies = []
+    st.deals = {s: tuple(d) for s, d in view["deals"]}
+    st.proposals = list(view["proposals_left"])
+    st.offer = list(view["offer"]) if view["offer"] is not None else None
+    st.invitee = view["invitee"]
+    st.rem = dict(view["remaining"])
+    st.score = list(view["scores"]) if view["scores"] is not None else [0] * n
+    st.kary = view["damage_bonus"]
+    st.px, st.xi, st.passes = None, 0, 0
+    if "execution" in view:
+        st.px = [None] * n
+        for q, public in view["execution"]:
+            st.px[q] = _participant(public)
+        st.passes = view["passes"]
+        if st.merc_row and st.px[st.ml] is not None:
+            _hired_mercs(st.px[st.ml], obs, history)
+        if st.merc_row and not st.h2h:
+            st.ml_share = ml_share(st)
+        pending = obs["pending"]
+        if pending and pending[0] == "step" and pending[1] in st.participants:
+            st.xi = st.participants.index(pending[1])
+
+
+def _hired_mercs(px: PX, obs: dict[str, Any], history: list[dict[str, Any]]) -> None:
+    """The Mission Leader's Mercenaries hired on this contract: the emptied row slots.
+
+    Which card a slot held is in the latest earlier observation of this turn that showed
+    it; without one the slot counts as a basic card (12 of the 15 Merc cards are).
+    """
+    for index, card in enumerate(obs["mercs"]):
+        if card is not None:
+            continue
+        was = None
+        for earlier in reversed(history):
+            if earlier.get("turn") == obs["turn"] and earlier["mercs"][index] is not None:
+                was = earlier["mercs"][index]
+                break
+        px.cards += 1
+        if was in CREW:
+            px.merc_prestige += 1
+        else:
+            px.merc_basic += 1
+            px.merc_credits += px.merc_basic
+
+
+def _participant(public: dict[str, Any]) -> PX:
+    """A participant's bookkeeping: the public part as shown, the rest recounted."""
+    px = PX()
+    px.actions = public["actions"]
+    px.played = list(public["played"])
+    px.dice = list(public["dice"])
+    px.blocked = public["blocked"]
+    px.dmg = public["damage"]
+    px.used = set(public["used"])
+    px.block_eff = min(px.blocked, sum(px.dice))
+    px.rolled = len(px.dice)
+    px.steps = px.cards = len(px.played)
+    for card in px.played:
+        kind = ACTION.get(card)
+        cat = kind.cat if kind is not None else "C"
+        px.n[cat] = px.n.get(cat, 0) + 1
+        px.last_cat = cat
+        if card == "R":
+            px.basic_r += 1
+        if cat == "D":
+            px.dkinds.add(card)
+            px.dmg_seen = True
+        if cat == "S":
+            px.shield_seen = True
+        if card in ADVANCED_KINDS:
+            px.advkinds.add(card)
+        if card in CREW and CREW[card].io:
+            px.io_played.append(card)
+    return px
+
+
+# ----- what this seat cannot see -----------------------------------------------------------
+
+
+def _take(pool: list[str], count: int, rng: random.Random) -> list[str]:
+    """`count` cards drawn uniformly from `pool` (removed from it)."""
+    rng.shuffle(pool)
+    taken = pool[len(pool) - count :] if count else []
+    del pool[len(pool) - count :]
+    return taken
+
+
+def _deal_hidden(st: MoonrakersState, obs: dict[str, Any], seat: int, rng: random.Random) -> None:
+    players = obs["players"]
+    n = st.num_players
+    sets = ("base", "overload") if st.ovl else ("base",)
+    view = obs["contract"]
+    played = [c for _, px in (view or {}).get("execution", []) for c in px["played"]]
+
+    # Contracts: the unseen ones split between the deck and the discard pile.
+    contracts = [c for c in ids_for(sets, CONTRACTS) if n > 2 or CONTRACTS[c].mode != "h2h"]
+    shown = {c for c in st.row if c is not None} | ({view["id"]} if view else set())
+    pool = [c for c in contracts if c not in shown]
+    st.cdeck = _take(pool, min(obs["contract_deck"], len(pool)), rng)
+    st.cdiscard = _take(pool, min(obs["contract_discard"], len(pool)), rng)
+    st.cmask = [0] * len(st.cdeck)
+
+    # Ship Parts are installed, in the Armory or in the deck.
+    seen_parts = {p for parts in st.parts for p in parts} | set(st.armory_parts)
+    pool = [p for p in ids_for(sets, PARTS) if p not in seen_parts]
+    st.part_deck = _take(pool, min(obs["part_deck"], len(pool)), rng)
+    st.part_mask = [0] * len(st.part_deck)
+
+    # Every card seen in a player's zone (or on the table) this turn.
+    seen: Counter[str] = Counter(played)
+    seen.update(obs["hand"])
+    seen.update(obs["discard"])
+    seen.update(obs["looking"])
+    seen.update(obs["draw_top"])
+    for q, p in enumerate(players):
+        seen.update(c for c, _ in p["in_play"])
+        if q != seat:
+            seen.update(p["known_hand"])
+            seen.update(p["draw_top_known"])
+            if p["discard_top"] is not None:
+                seen[p["discard_top"]] += 1
+    seen.update(c for c in st.armory_crew if c is not None)
+    seen.update(c for c in st.merc_row if c is not None)
+
+    crew_pool = [c for c in ids_for(sets, CREW) if not seen[c]]
+    merc_crew = 0
+    if n <= 2:
+        # A-17: the Mercenary deck is its basic cards and 3 crew (no IO crew with Overload);
+        # the face-up ones are the row.
+        row_crew = sum(1 for c in st.merc_row if c in CREW)
+        merc_crew = max(0, MERC_CREW - row_crew)
+        basics = Counter(MERC_BASIC) - Counter(c for c in st.merc_row if c in ACTION)
+        candidates = [c for c in crew_pool if not (st.ovl and CREW[c].io)]
+        chosen = _take(candidates, min(merc_crew, len(candidates)), rng)
+        for c in chosen:
+            crew_pool.remove(c)
+        st.merc_deck = list(basics.elements()) + chosen
+        rng.shuffle(st.merc_deck)
+    else:
+        st.merc_deck = []
+    st.merc_mask = [0] * len(st.merc_deck)
+    st.crew_deck = _take(crew_pool, min(obs["crew_deck"], len(crew_pool)), rng)
+    st.crew_mask = [0] * len(st.crew_deck)
+
+    _deal_objectives(st, obs, seat, rng)
+    _deal_piles(st, obs, seat, rng, seen, crew_pool)
+
+
+def _deal_objectives(
+    st: MoonrakersState, obs: dict[str, Any], seat: int, rng: random.Random
+) -> None:
+    players = obs["players"]
+    sets = ("base", "overload") if st.ovl else ("base",)
+    known = set(obs["objectives"]) | set(obs["objective_choices"])
+    for p in players:
+        known.update(p["claimed"])
+    pool = [o for o in ids_for(sets, OBJECTIVES) if o not in known]
+    st.objs, st.obj_pick = [], []
+    for q, p in enumerate(players):
+        if q == seat:
+            st.objs.append(list(obs["objectives"]))
+            st.obj_pick.append(list(obs["objective_choices"]))
+        else:
+            st.objs.append(_take(pool, p["objectives_held"], rng))
+            st.obj_pick.append(_take(pool, p["objectives_choosing"], rng))
+    st.obj_deck = _take(pool, min(obs["objective_deck"], len(pool)), rng)
+    st.obj_mask = [0] * len(st.obj_deck)
+
+
+def _deal_piles(
+    st: MoonrakersState,
+    obs: dict[str, Any],
+    seat: int,
+    rng: random.Random,
+    seen: Counter[str],
+    spare_crew: list[str],
+) -> None:
+    """Hands, draw piles, discard piles and looked-at cards, hidden parts from one pool."""
+    players = obs["players"]
+    hidden = []  # per seat: (hand, looking, discard under the top, draw below the known)
+    for q, p in enumerate(players):
+        if q == seat:
+            hidden.append((0, 0, 0, p["draw_size"] - len(obs["draw_top"])))
+        else:
+            under = max(0, p["discard_size"] - 1)
+            hidden.append(
+                (
+                    p["hand_size"] - len(p["known_hand"]),
+                    p["looking_size"],
+                    under,
+                    p["draw_size"] - len(p["draw_top_known"]),
+                )
+            )
+    slots = sum(sum(h) for h in hidden)
+    # The pool: starting decks less the basic cards seen, the crew the Crew deck did not
+    # take, and the Advanced cards gone from the supply and not seen.
+    basics = Counter({c: k * len(players) for c, k in Counter(STARTING_DECK).items()})
+    pool = list((basics - seen).elements()) + list(spare_crew)
+    if st.adv is not None:
+        for kind in ADVANCED_KINDS:
+            pool.extend([kind] * max(0, ADVANCED_PER_KIND - st.adv[kind] - seen[kind]))
+    if len(pool) > slots:
+        _take(pool, len(pool) - slots, rng)
+    while len(pool) < slots:
+        pool.append(STARTING_DECK[rng.randrange(len(STARTING_DECK))])
+    rng.shuffle(pool)
+    st.hand, st.looking, st.discard, st.draw = [], [], [], []
+    for q, p in enumerate(players):
+        n_hand, n_look, n_under, n_draw = hidden[q]
+        if q == seat:
+            st.hand.append(list(obs["hand"]))
+            st.looking.append(list(obs["looking"]))
+            st.discard.append(list(obs["discard"]))
+            top = obs["draw_top"]
+        else:
+            st.hand.append(list(p["known_hand"]) + _take(pool, n_hand, rng))
+            st.looking.append(_take(pool, n_look, rng))
+            top_card = [p["discard_top"]] if p["discard_top"] is not None else []
+            st.discard.append(_take(pool, n_under, rng) + top_card)
+            top = p["draw_top_known"]
+        st.draw.append(_take(pool, n_draw, rng) + list(reversed(top)))
+
+
+# ----- the rule steps waiting -----------------------------------------------------------------
+
+
+def _stack(st: MoonrakersState, obs: dict[str, Any]) -> list[tuple[Any, ...]]:
+    """The stack of ops: the pending decision on top of what the phase leaves under it."""
+    pending = obs["pending"]
+    if not pending:
+        return []
+    name, who = pending[0], pending[1]
+    n = st.num_players
+    ml = st.ml
+    top = tuple(pending)
+    if name == "choose":
+        top = (*top, _branches(pending[2]))
+    if name == "drop_objective":
+        choosing = [
+            (ml + i) % n
+            for i in reversed(range(n))
+            if obs["players"][(ml + i) % n]["objectives_choosing"]
+        ]
+        return [("start_turn", ml)] + [("drop_objective", q) for q in choosing]
+    if name in ("plan", "negotiate", "step", "buy", "answer"):
+        under: list[tuple[Any, ...]] = []
+        if name == "answer":
+            return [top]
+        return under + [top]
+    if name == "offer":
+        field = pending[2]
+        return [("answer", st.invitee)] + [("offer", ml, f) for f in range(3, field, -1)] + [top]
+    if name == "free_discard":
+        return [("buy", ml), top]
+    if name == "keep_objective":
+        return [
+            ("buy_start", ml),
+            ("refresh_hand", ml),
+            ("free_replace", ml),
+            ("gain_credits", ml, 1),
+            top,
+        ]
+    if name == "free_replace":
+        return [("buy_start", ml), ("refresh_hand", ml), top]
+    if name == "join":
+        rest = [(ml + i) % n for i in range(n - 1, 0, -1)]
+        return [("exec_start", ml)] + [("join", q) for q in rest[: rest.index(who)]] + [top]
+    if name == "tesselator":
+        parts = st.participants
+        later = parts[parts.index(who) + 1 :] if who in parts else []
+        return (
+            [("buy_start", ml), ("finish_contract", ml)]
+            + [("cleanup", q) for q in reversed(later)]
+            + [("draw_hand", who), top]
+        )
+    if name == "bonus":
+        return [("post_contract", ml), top]
+    if name in ("remove_part", "substitute") and st.contract is None:
+        return [("buy", ml), top] if name == "remove_part" else [top]
+    if name == "reformer":
+        return [("exec_turn", ml), top]
+    # A choice inside a card's effect during Execution: Execution resumes after it.
+    if st.px is not None:
+        return [("exec_next", ml), top]
+    return [top]
+
+
+def _branches(card: str) -> dict[str, Any]:
+    """The either/or branches of a Crew's `choose` op, from the card data."""
+    for op in CREW[card].ops:
+        if op[0] == "choose":
+            return op[1]
+    raise ValueError(f"{card} has no either/or choice")
