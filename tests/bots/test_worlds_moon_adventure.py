@@ -18,7 +18,7 @@ SAMPLES = 3000
 
 def _games():
     """(seed, players, options): every player count and both variants of each option."""
-    for seed in range(60):
+    for seed in range(100):
         players = 2 + seed % 4
         options = {"roles": "chosen" if seed % 2 else "dealt", "beginner": seed % 3 == 0}
         yield seed, players, options
@@ -45,8 +45,8 @@ def test_world_shows_the_observation_and_plays_on() -> None:
                         sampled.apply(rng.choice(sampled.legal_actions()))
             state.apply(play.choice(state.legal_actions()))
             step += 1
-    assert positions > 5000
-    assert playouts > 100
+    assert positions > 15000
+    assert playouts > 300
 
 
 def _position_with_draw_pile() -> tuple[dict, int]:
@@ -100,7 +100,9 @@ def test_an_unseen_chip_is_broken_as_often_as_its_area_has_broken_chips_left() -
 
 
 def test_same_seed_same_world_other_seed_other_world() -> None:
-    observation, seat = _position_with_draw_pile()
+    state = GAME.new_state(3, 4, {})
+    seat = state.to_move()
+    observation = state.observation(seat)
     first = world(observation, seat, random.Random(5))
     again = world(observation, seat, random.Random(5))
     others = [world(observation, seat, random.Random(s)) for s in range(6, 12)]
@@ -111,3 +113,6 @@ def test_same_seed_same_world_other_seed_other_world() -> None:
     )
     assert any((o.broken, o.draw) != (first.broken, first.draw) for o in others)
     assert all(o.observation(seat) == observation for o in others)
+    # The world's dice come from `rng`, never from the real game's RNG.
+    assert first.rng.getstate() != state.rng.getstate()
+    assert len({o.rng.getstate() for o in others}) == len(others)

@@ -12,11 +12,14 @@ a fresh engine table and draws the rest:
   claimed; the Mercenary deck (1-2 players) is its basic cards not face up plus its crew;
 * the cards nobody sees in players' piles (other players' hands past their known cards,
   their draw piles below the known top cards, their discard piles under the top card,
-  the cards they look at, and this seat's own draw pile below its known top) are dealt,
-  uniformly, from one pool: the starting decks less the basic cards seen, the crew left
-  over from the Crew deck, and the Advanced cards bought from the supply and not seen.
-  The observation does not say who owns which bought card, nor what this seat's own draw
-  pile holds (only its size), so this pool is a prior, not the exact posterior;
+  the cards they look at, and this seat's own draw pile below its known top): each
+  player gets, shuffled into those places, the cards it is thought to hold unseen, which
+  is its starting deck and every card this seat ever saw it with (`history`: this
+  seat's earlier observations), less what is shown now; trimmed at random when that is
+  too many (trashed or given away since), and completed from the crew found nowhere else
+  and the Advanced cards gone from the supply, then from starting-deck cards. The
+  observation does not say which bought card went to whom, nor what this seat's own draw
+  pile holds (only its size), so this is a careful prior, not the exact posterior;
 * the world's own RNG (future draws, hazard dice, reshuffles) is seeded from `rng`.
 
 The stack of rule steps waiting under the pending decision is not in the observation;
@@ -76,8 +79,9 @@ def world(
     st = game.new_state(n, rng.getrandbits(63), game.check_options(opts))
     assert isinstance(st, MoonrakersState)
     _fill_public(st, obs, seat)
-    _fill_contract(st, obs, list(history or []))
-    _deal_hidden(st, obs, seat, rng)
+    earlier = history if history is not None else []
+    _fill_contract(st, obs, earlier)
+    _deal_hidden(st, obs, seat, rng, earlier)
     st.stack = _stack(st, obs)
     st.rng = random.Random(rng.getrandbits(64))
     st.cur_opts = None
@@ -173,7 +177,9 @@ def _hired_mercs(px: PX, obs: dict[str, Any], history: list[dict[str, Any]]) -> 
             continue
         was = None
         for earlier in reversed(history):
-            if earlier.get("turn") == obs["turn"] and earlier["mercs"][index] is not None:
+            if earlier["turn"] != obs["turn"]:
+                break
+            if earlier["mercs"][index] is not None:
                 was = earlier["mercs"][index]
                 break
         px.cards += 1
@@ -226,12 +232,59 @@ def _take(pool: list[str], count: int, rng: random.Random) -> list[str]:
     return taken
 
 
-def _deal_hidden(st: MoonrakersState, obs: dict[str, Any], seat: int, rng: random.Random) -> None:
-    players = obs["players"]
+# Per history list (held, so its id stays its own): how many observations were read and
+# each player's cards seen in them. A bot appends to one list for a whole game and asks
+# for many worlds per decision; this keeps each world's cost independent of the game's
+# length. Assumes the list only grows by appending.
+_HISTORY_CACHE: dict[tuple[int, int], tuple[list[Any], int, list[Counter[str]]]] = {}
+_HISTORY_CACHE_SIZE = 16
+
+
+def _seen_in_history(history: list[Any], seat: int, n: int) -> list[Counter[str]]:
+    """Per player, the most of each card any one earlier observation showed them with."""
+    key = (id(history), seat)
+    hit = _HISTORY_CACHE.get(key)
+    if hit is not None and hit[0] is history and hit[1] <= len(history):
+        start, seen = hit[1], [Counter(c) for c in hit[2]]
+    else:
+        start, seen = 0, [Counter() for _ in range(n)]
+    for earlier in history[start:]:
+        for q in range(n):
+            seen[q] |= _player_cards(earlier, q, seat)
+    if key not in _HISTORY_CACHE and len(_HISTORY_CACHE) >= _HISTORY_CACHE_SIZE:
+        del _HISTORY_CACHE[next(iter(_HISTORY_CACHE))]
+    _HISTORY_CACHE[key] = (history, len(history), [Counter(c) for c in seen])
+    return seen
+
+
+def _player_cards(obs: dict[str, Any], q: int, seat: int) -> Counter[str]:
+    """The cards of player `q` that `seat`'s observation `obs` shows."""
+    p = obs["players"][q]
+    cards = Counter(c for c, _ in p["in_play"])
+    for who, px in (obs["contract"] or {}).get("execution", []):
+        if who == q:
+            cards.update(px["played"])
+    if q == seat:
+        for zone in ("hand", "discard", "looking", "draw_top"):
+            cards.update(obs[zone])
+    else:
+        cards.update(p["known_hand"])
+        cards.update(p["draw_top_known"])
+        if p["discard_top"] is not None:
+            cards[p["discard_top"]] += 1
+    return cards
+
+
+def _deal_hidden(
+    st: MoonrakersState,
+    obs: dict[str, Any],
+    seat: int,
+    rng: random.Random,
+    history: list[dict[str, Any]],
+) -> None:
     n = st.num_players
     sets = ("base", "overload") if st.ovl else ("base",)
     view = obs["contract"]
-    played = [c for _, px in (view or {}).get("execution", []) for c in px["played"]]
 
     # Contracts: the unseen ones split between the deck and the discard pile.
     contracts = [c for c in ids_for(sets, CONTRACTS) if n > 2 or CONTRACTS[c].mode != "h2h"]
@@ -247,19 +300,17 @@ def _deal_hidden(st: MoonrakersState, obs: dict[str, Any], seat: int, rng: rando
     st.part_deck = _take(pool, min(obs["part_deck"], len(pool)), rng)
     st.part_mask = [0] * len(st.part_deck)
 
-    # Every card seen in a player's zone (or on the table) this turn.
-    seen: Counter[str] = Counter(played)
-    seen.update(obs["hand"])
-    seen.update(obs["discard"])
-    seen.update(obs["looking"])
-    seen.update(obs["draw_top"])
-    for q, p in enumerate(players):
-        seen.update(c for c, _ in p["in_play"])
-        if q != seat:
-            seen.update(p["known_hand"])
-            seen.update(p["draw_top_known"])
-            if p["discard_top"] is not None:
-                seen[p["discard_top"]] += 1
+    # Each player's cards: what this observation shows, and what it holds unseen as far
+    # as this seat can tell (its cards seen in earlier observations, its starting deck).
+    shown_now = [_player_cards(obs, q, seat) for q in range(n)]
+    owned = _seen_in_history(history, seat, n)
+    for q in range(n):
+        owned[q] |= Counter(STARTING_DECK) | shown_now[q]
+    unseen_owned = [owned[q] - shown_now[q] for q in range(n)]
+    seen: Counter[str] = Counter()
+    for q in range(n):
+        seen.update(shown_now[q])
+        seen.update(unseen_owned[q])
     seen.update(c for c in st.armory_crew if c is not None)
     seen.update(c for c in st.merc_row if c is not None)
 
@@ -284,7 +335,11 @@ def _deal_hidden(st: MoonrakersState, obs: dict[str, Any], seat: int, rng: rando
     st.crew_mask = [0] * len(st.crew_deck)
 
     _deal_objectives(st, obs, seat, rng)
-    _deal_piles(st, obs, seat, rng, seen, crew_pool)
+    spare = list(crew_pool)
+    if st.adv is not None:
+        for kind in ADVANCED_KINDS:
+            spare.extend([kind] * max(0, ADVANCED_PER_KIND - st.adv[kind] - seen[kind]))
+    _deal_piles(st, obs, seat, rng, unseen_owned, spare)
 
 
 def _deal_objectives(
@@ -313,53 +368,64 @@ def _deal_piles(
     obs: dict[str, Any],
     seat: int,
     rng: random.Random,
-    seen: Counter[str],
-    spare_crew: list[str],
+    unseen_owned: list[Counter[str]],
+    spare: list[str],
 ) -> None:
-    """Hands, draw piles, discard piles and looked-at cards, hidden parts from one pool."""
+    """Hands, draw piles, discard piles and looked-at cards.
+
+    Each player's hidden places get what it is thought to hold unseen (`unseen_owned`),
+    trimmed at random when that is too much (cards trashed or given away since); what is
+    still missing comes from `spare` (crew nowhere else, Advanced cards gone from the
+    supply), then from starting-deck cards.
+    """
     players = obs["players"]
-    hidden = []  # per seat: (hand, looking, discard under the top, draw below the known)
+    pools: list[list[str]] = []
+    short = 0
     for q, p in enumerate(players):
         if q == seat:
-            hidden.append((0, 0, 0, p["draw_size"] - len(obs["draw_top"])))
+            slots = p["draw_size"] - len(obs["draw_top"])
         else:
-            under = max(0, p["discard_size"] - 1)
-            hidden.append(
-                (
-                    p["hand_size"] - len(p["known_hand"]),
-                    p["looking_size"],
-                    under,
-                    p["draw_size"] - len(p["draw_top_known"]),
-                )
+            slots = (
+                p["hand_size"]
+                - len(p["known_hand"])
+                + p["looking_size"]
+                + max(0, p["discard_size"] - 1)
+                + p["draw_size"]
+                - len(p["draw_top_known"])
             )
-    slots = sum(sum(h) for h in hidden)
-    # The pool: starting decks less the basic cards seen, the crew the Crew deck did not
-    # take, and the Advanced cards gone from the supply and not seen.
-    basics = Counter({c: k * len(players) for c, k in Counter(STARTING_DECK).items()})
-    pool = list((basics - seen).elements()) + list(spare_crew)
-    if st.adv is not None:
-        for kind in ADVANCED_KINDS:
-            pool.extend([kind] * max(0, ADVANCED_PER_KIND - st.adv[kind] - seen[kind]))
-    if len(pool) > slots:
-        _take(pool, len(pool) - slots, rng)
-    while len(pool) < slots:
-        pool.append(STARTING_DECK[rng.randrange(len(STARTING_DECK))])
-    rng.shuffle(pool)
+        pool = list(unseen_owned[q].elements())
+        if len(pool) > slots:
+            _take(pool, len(pool) - slots, rng)
+        short += slots - len(pool)
+        pools.append(pool)
+    # Deal the missing cards to the short pools, one card to a uniformly chosen gap.
+    fill = _take(spare, min(short, len(spare)), rng)
+    while len(fill) < short:
+        fill.append(STARTING_DECK[rng.randrange(len(STARTING_DECK))])
+    rng.shuffle(fill)
     st.hand, st.looking, st.discard, st.draw = [], [], [], []
     for q, p in enumerate(players):
-        n_hand, n_look, n_under, n_draw = hidden[q]
+        pool = pools[q]
         if q == seat:
+            need = p["draw_size"] - len(obs["draw_top"])
+            pool.extend(fill.pop() for _ in range(need - len(pool)))
+            rng.shuffle(pool)
             st.hand.append(list(obs["hand"]))
             st.looking.append(list(obs["looking"]))
             st.discard.append(list(obs["discard"]))
-            top = obs["draw_top"]
-        else:
-            st.hand.append(list(p["known_hand"]) + _take(pool, n_hand, rng))
-            st.looking.append(_take(pool, n_look, rng))
-            top_card = [p["discard_top"]] if p["discard_top"] is not None else []
-            st.discard.append(_take(pool, n_under, rng) + top_card)
-            top = p["draw_top_known"]
-        st.draw.append(_take(pool, n_draw, rng) + list(reversed(top)))
+            st.draw.append(pool + list(reversed(obs["draw_top"])))
+            continue
+        n_hand = p["hand_size"] - len(p["known_hand"])
+        n_under = max(0, p["discard_size"] - 1)
+        n_draw = p["draw_size"] - len(p["draw_top_known"])
+        need = n_hand + p["looking_size"] + n_under + n_draw
+        pool.extend(fill.pop() for _ in range(need - len(pool)))
+        rng.shuffle(pool)
+        st.hand.append(list(p["known_hand"]) + _take(pool, n_hand, rng))
+        st.looking.append(_take(pool, p["looking_size"], rng))
+        top_card = [p["discard_top"]] if p["discard_top"] is not None else []
+        st.discard.append(_take(pool, n_under, rng) + top_card)
+        st.draw.append(pool + list(reversed(p["draw_top_known"])))
 
 
 # ----- the rule steps waiting -----------------------------------------------------------------
