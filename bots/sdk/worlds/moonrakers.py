@@ -5,7 +5,8 @@ Credits, Prestige, parts, zone sizes, known cards, the contract in play) and the
 own hand, discard pile, objectives and known top cards. `world` copies all of that into
 a fresh engine table and draws the rest:
 
-* decks: the Contract deck and discard share, uniformly, the contracts seen nowhere; the
+* decks: the Contract discard pile holds the latest contracts this seat saw attempted
+  (`history`), the rest of it and the Contract deck share the others uniformly; the
   Ship Part deck is every part neither installed nor in the Armory, shuffled; the Crew
   deck takes its size from the crew seen nowhere; the Objective deck and the other
   players' secret objectives share the objectives this seat neither holds nor saw
@@ -24,7 +25,7 @@ a fresh engine table and draws the rest:
 
 The stack of rule steps waiting under the pending decision is not in the observation;
 it is rebuilt from the decision's name and the phase (planning, negotiation, Head to
-Head joins, Execution, rewards, clean-up, buying). In the middle of a card's effect the
+Head joins, Execution, Bonus cards still owed, clean-up, buying). In the middle of a card's effect the
 rest of that effect is not shown, so the world resumes Execution after the pending
 choice. Execution bookkeeping the view leaves out (steps taken, kinds played, first
 Shield or Damage seen) is recounted from the cards played.
@@ -82,7 +83,7 @@ def world(
     earlier = history if history is not None else []
     _fill_contract(st, obs, earlier)
     _deal_hidden(st, obs, seat, rng, earlier)
-    st.stack = _stack(st, obs)
+    st.stack = _stack(st, obs, earlier)
     st.rng = random.Random(rng.getrandbits(64))
     st.cur_opts = None
     st._legal_cache = None
@@ -123,7 +124,7 @@ def _fill_public(st: MoonrakersState, obs: dict[str, Any], seat: int) -> None:
 def _fill_contract(st: MoonrakersState, obs: dict[str, Any], history: list[dict[str, Any]]) -> None:
     n = st.num_players
     view = obs["contract"]
-    st.outcome = ([], [], False)
+    st.outcome = _outcome(obs["last_contract"])
     st.ml_share = (0, 0)
     if view is None:
         st.contract = None
@@ -162,8 +163,23 @@ def _fill_contract(st: MoonrakersState, obs: dict[str, Any], history: list[dict[
         if st.merc_row and not st.h2h:
             st.ml_share = ml_share(st)
         pending = obs["pending"]
-        if pending and pending[0] == "step" and pending[1] in st.participants:
+        # Whoever decides during Execution is, but for a reaction, the one stepping.
+        if pending and pending[1] in st.participants:
             st.xi = st.participants.index(pending[1])
+
+
+def _outcome(last: dict[str, Any] | None) -> tuple[list[int], list[int], bool]:
+    """Who completed and who failed the last contract, as its end recorded them."""
+    if last is None:
+        return [], [], False
+    parts = last["participants"]
+    if last["scores"] is not None:  # Head to Head
+        first, second = last["first"], last["second"]
+        completed = [first] if first is not None else []
+        return completed, [s for s in parts if s not in (first, second)], first is not None
+    if last["success"]:
+        return list(parts), [], True
+    return [], list(parts), False
 
 
 def _hired_mercs(px: PX, obs: dict[str, Any], history: list[dict[str, Any]]) -> None:
@@ -214,6 +230,8 @@ def _participant(public: dict[str, Any]) -> PX:
             px.dmg_seen = True
         if cat == "S":
             px.shield_seen = True
+        if cat == "R":
+            px.react_seen = True
         if card in ADVANCED_KINDS:
             px.advkinds.add(card)
         if card in CREW and CREW[card].io:
@@ -232,29 +250,57 @@ def _take(pool: list[str], count: int, rng: random.Random) -> list[str]:
     return taken
 
 
+class _Recollection:
+    """What this seat's earlier observations told it: per player, the most of each card
+    any one of them showed it with, and the contracts attempted, in order."""
+
+    def __init__(self, n: int) -> None:
+        self.cards: list[Counter[str]] = [Counter() for _ in range(n)]
+        self.attempted: list[str] = []
+
+    def copy(self) -> _Recollection:
+        other = _Recollection(0)
+        other.cards = [Counter(c) for c in self.cards]
+        other.attempted = list(self.attempted)
+        return other
+
+    def read(self, obs: dict[str, Any], seat: int) -> None:
+        for q, cards in enumerate(self.cards):
+            cards |= _player_cards(obs, q, seat)
+        last = obs["last_contract"]
+        for attempted in (obs["contract"], last):
+            cid = (
+                attempted["id" if attempted is obs["contract"] else "contract"]
+                if attempted
+                else None
+            )
+            if cid is not None and (not self.attempted or self.attempted[-1] != cid):
+                if cid in self.attempted:
+                    self.attempted.remove(cid)
+                self.attempted.append(cid)
+
+
 # Per history list (held, so its id stays its own): how many observations were read and
-# each player's cards seen in them. A bot appends to one list for a whole game and asks
-# for many worlds per decision; this keeps each world's cost independent of the game's
-# length. Assumes the list only grows by appending.
-_HISTORY_CACHE: dict[tuple[int, int], tuple[list[Any], int, list[Counter[str]]]] = {}
+# what they told. A bot appends to one list for a whole game and asks for many worlds
+# per decision; this keeps each world's cost independent of the game's length. Assumes
+# the list only grows by appending.
+_HISTORY_CACHE: dict[tuple[int, int], tuple[list[Any], int, _Recollection]] = {}
 _HISTORY_CACHE_SIZE = 16
 
 
-def _seen_in_history(history: list[Any], seat: int, n: int) -> list[Counter[str]]:
-    """Per player, the most of each card any one earlier observation showed them with."""
+def _recall(history: list[Any], seat: int, n: int) -> _Recollection:
     key = (id(history), seat)
     hit = _HISTORY_CACHE.get(key)
     if hit is not None and hit[0] is history and hit[1] <= len(history):
-        start, seen = hit[1], [Counter(c) for c in hit[2]]
+        start, memory = hit[1], hit[2].copy()
     else:
-        start, seen = 0, [Counter() for _ in range(n)]
+        start, memory = 0, _Recollection(n)
     for earlier in history[start:]:
-        for q in range(n):
-            seen[q] |= _player_cards(earlier, q, seat)
+        memory.read(earlier, seat)
     if key not in _HISTORY_CACHE and len(_HISTORY_CACHE) >= _HISTORY_CACHE_SIZE:
         del _HISTORY_CACHE[next(iter(_HISTORY_CACHE))]
-    _HISTORY_CACHE[key] = (history, len(history), [Counter(c) for c in seen])
-    return seen
+    _HISTORY_CACHE[key] = (history, len(history), memory.copy())
+    return memory
 
 
 def _player_cards(obs: dict[str, Any], q: int, seat: int) -> Counter[str]:
@@ -286,12 +332,18 @@ def _deal_hidden(
     sets = ("base", "overload") if st.ovl else ("base",)
     view = obs["contract"]
 
-    # Contracts: the unseen ones split between the deck and the discard pile.
+    memory = _recall(history, seat, n)
+    memory.read(obs, seat)
+    # Contracts: the discard pile holds the latest ones attempted (A-12) that this seat
+    # saw; the rest of it and the deck share the others uniformly.
     contracts = [c for c in ids_for(sets, CONTRACTS) if n > 2 or CONTRACTS[c].mode != "h2h"]
     shown = {c for c in st.row if c is not None} | ({view["id"]} if view else set())
     pool = [c for c in contracts if c not in shown]
+    discard_size = min(obs["contract_discard"], len(pool))
+    recent = [c for c in memory.attempted if c not in shown][::-1][:discard_size]
+    pool = [c for c in pool if c not in recent]
+    st.cdiscard = _take(pool, discard_size - len(recent), rng) + recent[::-1]
     st.cdeck = _take(pool, min(obs["contract_deck"], len(pool)), rng)
-    st.cdiscard = _take(pool, min(obs["contract_discard"], len(pool)), rng)
     st.cmask = [0] * len(st.cdeck)
 
     # Ship Parts are installed, in the Armory or in the deck.
@@ -303,7 +355,7 @@ def _deal_hidden(
     # Each player's cards: what this observation shows, and what it holds unseen as far
     # as this seat can tell (its cards seen in earlier observations, its starting deck).
     shown_now = [_player_cards(obs, q, seat) for q in range(n)]
-    owned = _seen_in_history(history, seat, n)
+    owned = memory.cards
     for q in range(n):
         owned[q] |= Counter(STARTING_DECK) | shown_now[q]
     unseen_owned = [owned[q] - shown_now[q] for q in range(n)]
@@ -431,7 +483,9 @@ def _deal_piles(
 # ----- the rule steps waiting -----------------------------------------------------------------
 
 
-def _stack(st: MoonrakersState, obs: dict[str, Any]) -> list[tuple[Any, ...]]:
+def _stack(
+    st: MoonrakersState, obs: dict[str, Any], history: list[dict[str, Any]]
+) -> list[tuple[Any, ...]]:
     """The stack of ops: the pending decision on top of what the phase leaves under it."""
     pending = obs["pending"]
     if not pending:
@@ -481,7 +535,7 @@ def _stack(st: MoonrakersState, obs: dict[str, Any]) -> list[tuple[Any, ...]]:
             + [("draw_hand", who), top]
         )
     if name == "bonus":
-        return [("post_contract", ml), top]
+        return [("post_contract", ml)] + _bonuses_left(st, obs, history)
     if name in ("remove_part", "substitute") and st.contract is None:
         return [("buy", ml), top] if name == "remove_part" else [top]
     if name == "reformer":
@@ -490,6 +544,35 @@ def _stack(st: MoonrakersState, obs: dict[str, Any]) -> list[tuple[Any, ...]]:
     if st.px is not None:
         return [("exec_next", ml), top]
     return [top]
+
+
+def _bonuses_left(
+    st: MoonrakersState, obs: dict[str, Any], history: list[dict[str, Any]]
+) -> list[tuple[Any, ...]]:
+    """The Bonus cards still to take after a successful contract, the pending one on top.
+
+    The deals say who gets how many; the decider's own earlier Bonus decisions this turn
+    (in `history`) say how many of its own it took already.
+    """
+    who = obs["pending"][1]
+    rec = CONTRACTS[st.cid]
+    parts = st.participants
+    owed = []
+    left = rec.bonus
+    for s, deal in st.deals.items():
+        owed.extend([s] * deal[2])
+        left -= deal[2]
+    owed.extend([st.ml] * left)
+    owed.sort(key=lambda s: parts.index(s), reverse=True)
+    later = [s for s in owed if parts.index(s) > parts.index(who)]
+    mine = owed.count(who)
+    if who == obs.get("seat"):
+        for earlier in reversed(history):
+            if earlier["turn"] != obs["turn"]:
+                break
+            if earlier["pending"][:2] == ["bonus", who]:
+                mine -= 1
+    return [("bonus", s) for s in later] + [("bonus", who)] * max(1, mine)
 
 
 def _branches(card: str) -> dict[str, Any]:
