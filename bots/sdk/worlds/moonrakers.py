@@ -25,9 +25,9 @@ a fresh engine table and draws the rest:
 
 The stack of rule steps waiting under the pending decision is not in the observation;
 it is rebuilt from the decision's name and the phase (planning, negotiation, Head to
-Head joins, Execution, Bonus cards still owed, clean-up, buying). In the middle of a card's effect the
-rest of that effect is not shown, so the world resumes Execution after the pending
-choice. Execution bookkeeping the view leaves out (steps taken, kinds played, first
+Head joins, Execution, Bonus cards still owed, clean-up, buying). In the middle of a
+card's effect the rest of that effect is not shown, so the world resumes Execution
+after the pending choice. Execution bookkeeping the view leaves out (steps taken, kinds played, first
 Shield or Damage seen) is recounted from the cards played.
 """
 
@@ -37,6 +37,7 @@ import random
 from collections import Counter
 from typing import Any
 
+from bots.sdk.worlds.moonrakers_steps import waiting_steps
 from engine.core.registry import get_game
 from engine.games.moonrakers.cards import (
     ACTION,
@@ -83,7 +84,7 @@ def world(
     earlier = history if history is not None else []
     _fill_contract(st, obs, earlier)
     _deal_hidden(st, obs, seat, rng, earlier)
-    st.stack = _stack(st, obs, earlier)
+    st.stack = waiting_steps(st, obs, earlier)
     st.rng = random.Random(rng.getrandbits(64))
     st.cur_opts = None
     st._legal_cache = None
@@ -478,106 +479,3 @@ def _deal_piles(
         top_card = [p["discard_top"]] if p["discard_top"] is not None else []
         st.discard.append(_take(pool, n_under, rng) + top_card)
         st.draw.append(pool + list(reversed(p["draw_top_known"])))
-
-
-# ----- the rule steps waiting -----------------------------------------------------------------
-
-
-def _stack(
-    st: MoonrakersState, obs: dict[str, Any], history: list[dict[str, Any]]
-) -> list[tuple[Any, ...]]:
-    """The stack of ops: the pending decision on top of what the phase leaves under it."""
-    pending = obs["pending"]
-    if not pending:
-        return []
-    name, who = pending[0], pending[1]
-    n = st.num_players
-    ml = st.ml
-    top = tuple(pending)
-    if name == "choose":
-        top = (*top, _branches(pending[2]))
-    if name == "drop_objective":
-        choosing = [
-            (ml + i) % n
-            for i in reversed(range(n))
-            if obs["players"][(ml + i) % n]["objectives_choosing"]
-        ]
-        return [("start_turn", ml)] + [("drop_objective", q) for q in choosing]
-    if name in ("plan", "negotiate", "step", "buy", "answer"):
-        under: list[tuple[Any, ...]] = []
-        if name == "answer":
-            return [top]
-        return under + [top]
-    if name == "offer":
-        field = pending[2]
-        return [("answer", st.invitee)] + [("offer", ml, f) for f in range(3, field, -1)] + [top]
-    if name == "free_discard":
-        return [("buy", ml), top]
-    if name == "keep_objective":
-        return [
-            ("buy_start", ml),
-            ("refresh_hand", ml),
-            ("free_replace", ml),
-            ("gain_credits", ml, 1),
-            top,
-        ]
-    if name == "free_replace":
-        return [("buy_start", ml), ("refresh_hand", ml), top]
-    if name == "join":
-        rest = [(ml + i) % n for i in range(n - 1, 0, -1)]
-        return [("exec_start", ml)] + [("join", q) for q in rest[: rest.index(who)]] + [top]
-    if name == "tesselator":
-        parts = st.participants
-        later = parts[parts.index(who) + 1 :] if who in parts else []
-        return (
-            [("buy_start", ml), ("finish_contract", ml)]
-            + [("cleanup", q) for q in reversed(later)]
-            + [("draw_hand", who), top]
-        )
-    if name == "bonus":
-        return [("post_contract", ml)] + _bonuses_left(st, obs, history)
-    if name in ("remove_part", "substitute") and st.contract is None:
-        return [("buy", ml), top] if name == "remove_part" else [top]
-    if name == "reformer":
-        return [("exec_turn", ml), top]
-    # A choice inside a card's effect during Execution: Execution resumes after it.
-    if st.px is not None:
-        return [("exec_next", ml), top]
-    return [top]
-
-
-def _bonuses_left(
-    st: MoonrakersState, obs: dict[str, Any], history: list[dict[str, Any]]
-) -> list[tuple[Any, ...]]:
-    """The Bonus cards still to take after a successful contract, the pending one on top.
-
-    The deals say who gets how many; the decider's own earlier Bonus decisions this turn
-    (in `history`) say how many of its own it took already.
-    """
-    who = obs["pending"][1]
-    rec = CONTRACTS[st.cid]
-    parts = st.participants
-    owed = []
-    left = rec.bonus
-    for s, deal in st.deals.items():
-        owed.extend([s] * deal[2])
-        left -= deal[2]
-    owed.extend([st.ml] * left)
-    owed.sort(key=lambda s: parts.index(s), reverse=True)
-    later = [s for s in owed if parts.index(s) > parts.index(who)]
-    mine = owed.count(who)
-    if who == obs.get("seat"):
-        for earlier in reversed(history):
-            if earlier["turn"] != obs["turn"]:
-                break
-            if earlier["pending"][:2] == ["bonus", who]:
-                mine -= 1
-    return [("bonus", s) for s in later] + [("bonus", who)] * max(1, mine)
-
-
-def _branches(card: str) -> dict[str, Any]:
-    """The either/or branches of a Crew's `choose` op, from the card data."""
-    for op in CREW[card].ops:
-        if op[0] == "choose":
-            return op[1]
-    raise ValueError(f"{card} has no either/or choice")
