@@ -62,10 +62,13 @@ def test_world_shows_the_observation_and_plays_on() -> None:
     assert playouts > 200
 
 
-def _game_at(seed: int = 3, players: int = 3, moves: int = 60):
+def _game_at(seed: int = 3, players: int = 3, moves: int = 60, seen: list | None = None):
+    """The game after `moves` random moves; `seen` gets every observation seat 0 had."""
     state = GAME.new_state(players, seed, {"expansions": ["overload"]})
     play = random.Random(seed)
     for _ in range(moves):
+        if seen is not None:
+            seen.append(state.observation(0))
         state.apply(play.choice(state.legal_actions()))
     return state
 
@@ -99,19 +102,28 @@ def test_crew_deck_top_is_uniform_over_unseen_crew() -> None:
 
 
 def test_an_opponents_objective_is_uniform_over_unknown_objectives() -> None:
-    observation, seat = _position()
+    history: list[dict] = []
+    state = _game_at(seen=history)
+    seat = 0
+    observation = state.observation(seat)
     known = set(observation["objectives"]) | set(observation["objective_choices"])
     for p in observation["players"]:
         known |= set(p["claimed"])
-    unknown = [o for o in ids_for(("base", "overload"), OBJECTIVES) if o not in known]
-    opponent = (seat + 1) % len(observation["players"])
+    # The objectives seat 0 was dealt and gave back lie under the deck: it knows them.
+    dealt = {o for earlier in history for o in earlier["objective_choices"]}
+    put_back = dealt - known
+    assert put_back
+    unknown = [o for o in ids_for(("base", "overload"), OBJECTIVES) if o not in known | put_back]
+    opponent = 1
     assert observation["players"][opponent]["objectives_held"] >= 1
     rng = random.Random(11)
     held: Counter[str] = Counter()
     for _ in range(SAMPLES):
+        sampled = world(observation, seat, rng, history=history)
+        assert set(put_back) <= set(sampled.obj_deck[: len(put_back)])
         # Every objective the opponent holds, so no slot of its hand escapes the test
         # (two cards of one hand are never alike: the test errs on the safe side).
-        held.update(world(observation, seat, rng).objs[opponent])
+        held.update(sampled.objs[opponent])
     assert set(held) <= set(unknown)
     assert _chi_square(held, unknown) > 0.001
 

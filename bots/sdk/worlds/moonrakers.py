@@ -8,9 +8,9 @@ a fresh engine table and draws the rest:
 * decks: the Contract discard pile holds the latest contracts this seat saw attempted
   (`history`), the rest of it and the Contract deck share the others uniformly; the
   Ship Part deck is every part neither installed nor in the Armory, shuffled; the Crew
-  deck takes its size from the crew seen nowhere; the Objective deck and the other
-  players' secret objectives share the objectives this seat neither holds nor saw
-  claimed; the Mercenary deck (1-2 players) is its basic cards not face up plus its crew;
+  deck takes its size from the crew seen nowhere; the objectives this seat put back lie
+  at the bottom of the Objective deck, and the rest of it and the other players' secret
+  objectives share the objectives this seat neither holds, put back nor saw claimed; the Mercenary deck (1-2 players) is its basic cards not face up plus its crew;
 * the cards nobody sees in players' piles (other players' hands past their known cards,
   their draw piles below the known top cards, their discard piles under the top card,
   the cards they look at, and this seat's own draw pile below its known top): each
@@ -253,19 +253,33 @@ def _take(pool: list[str], count: int, rng: random.Random) -> list[str]:
 
 class _Recollection:
     """What this seat's earlier observations told it: per player, the most of each card
-    any one of them showed it with, and the contracts attempted, in order."""
+    any one of them showed it with; the contracts attempted, in order; the objectives
+    this seat put back under the Objective deck, in order."""
 
     def __init__(self, n: int) -> None:
         self.cards: list[Counter[str]] = [Counter() for _ in range(n)]
         self.attempted: list[str] = []
+        self.mine: set[str] = set()
+        self.returned: list[str] = []
 
     def copy(self) -> _Recollection:
         other = _Recollection(0)
         other.cards = [Counter(c) for c in self.cards]
         other.attempted = list(self.attempted)
+        other.mine = set(self.mine)
+        other.returned = list(self.returned)
         return other
 
     def read(self, obs: dict[str, Any], seat: int) -> None:
+        mine = set(obs["objectives"]) | set(obs["objective_choices"])
+        claimed = {o for p in obs["players"] for o in p["claimed"]}
+        # Kept or claimed objectives stay known; one that left this seat's hand otherwise
+        # went to the bottom of the deck (set-up drop, Stay at Base).
+        for objective in sorted(self.mine - mine - claimed):
+            if objective in self.returned:
+                self.returned.remove(objective)
+            self.returned.append(objective)
+        self.mine = mine
         for q, cards in enumerate(self.cards):
             cards |= _player_cards(obs, q, seat)
         last = obs["last_contract"]
@@ -387,7 +401,7 @@ def _deal_hidden(
     st.crew_deck = _take(crew_pool, min(obs["crew_deck"], len(crew_pool)), rng)
     st.crew_mask = [0] * len(st.crew_deck)
 
-    _deal_objectives(st, obs, seat, rng)
+    _deal_objectives(st, obs, seat, rng, memory.returned)
     spare = list(crew_pool)
     if st.adv is not None:
         for kind in ADVANCED_KINDS:
@@ -396,14 +410,22 @@ def _deal_hidden(
 
 
 def _deal_objectives(
-    st: MoonrakersState, obs: dict[str, Any], seat: int, rng: random.Random
+    st: MoonrakersState,
+    obs: dict[str, Any],
+    seat: int,
+    rng: random.Random,
+    returned: list[str],
 ) -> None:
+    """Other players' objectives and the deck from the objectives this seat does not
+    know; those it put back lie at the bottom of the deck, the latest lowest."""
     players = obs["players"]
     sets = ("base", "overload") if st.ovl else ("base",)
     known = set(obs["objectives"]) | set(obs["objective_choices"])
     for p in players:
         known.update(p["claimed"])
-    pool = [o for o in ids_for(sets, OBJECTIVES) if o not in known]
+    # Once the deck is smaller, the earliest ones put back have been drawn again.
+    bottom = [o for o in returned if o not in known][::-1][: obs["objective_deck"]]
+    pool = [o for o in ids_for(sets, OBJECTIVES) if o not in known and o not in bottom]
     st.objs, st.obj_pick = [], []
     for q, p in enumerate(players):
         if q == seat:
@@ -412,8 +434,9 @@ def _deal_objectives(
         else:
             st.objs.append(_take(pool, p["objectives_held"], rng))
             st.obj_pick.append(_take(pool, p["objectives_choosing"], rng))
-    st.obj_deck = _take(pool, min(obs["objective_deck"], len(pool)), rng)
-    st.obj_mask = [0] * len(st.obj_deck)
+    above = _take(pool, min(obs["objective_deck"] - len(bottom), len(pool)), rng)
+    st.obj_deck = bottom + above
+    st.obj_mask = [1 << seat] * len(bottom) + [0] * len(above)
 
 
 def _deal_piles(
