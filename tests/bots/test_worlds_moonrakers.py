@@ -58,6 +58,11 @@ def test_world_shows_the_observation_and_plays_on() -> None:
                         sampled.apply(rng.choice(sampled.legal_actions()))
             state.apply(play.choice(state.legal_actions()))
             step += 1
+        for seat in range(players):
+            final = state.observation(seat)
+            ended = world(final, seat, random.Random(seed), options=options)
+            assert ended.is_terminal()
+            assert ended.observation(seat) == final
     assert positions > 8000
     assert playouts > 200
 

@@ -96,7 +96,8 @@ def world(
 
 def _fill_public(st: MoonrakersState, obs: dict[str, Any], seat: int) -> None:
     players = obs["players"]
-    st.over = False
+    # Nothing pending only once the game is over (who won is in no observation).
+    st.over = not obs["pending"]
     st.winner = None
     st.end_reason = ""
     st.turns = obs["turn"]
