@@ -68,8 +68,15 @@ def world(
     history: Any = None,
 ) -> MoonrakersState:
     """A full state whose `observation(seat)` is `observation`, its hidden parts drawn
-    with `rng`. `history`: this seat's earlier observations, oldest first (it names the
-    Mercenaries hired on this contract)."""
+    with `rng`.
+
+    `options`: the game's options (`max_rounds` is in no observation; `expansions` is
+    taken from it). `history`: this seat's earlier observations, oldest first, one list
+    the bot appends to (read once, remembered per list): the cards it saw each player
+    with, the contracts attempted, the objectives it put back, the Mercenaries hired
+    and the Bonus cards taken this turn. Without it the world still shows the
+    observation; its hidden parts are then drawn from a vaguer prior.
+    """
     obs = observation
     if obs.get("seat", seat) != seat:
         raise ValueError(f"the observation is seat {obs['seat']}'s, not seat {seat}'s")
