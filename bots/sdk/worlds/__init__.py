@@ -15,25 +15,13 @@ from typing import Any
 
 from engine.core.state import State
 
-
-class WorldHistory:
-    """Earlier observations a bot saw in one match, oldest first (kept by the bot).
-
-    Games whose observation lacks something public that earlier observations showed
-    read it here; a game that needs nothing ignores it.
-    """
-
-    def __init__(self) -> None:
-        self.observations: list[dict[str, Any]] = []
-
-    def add(self, observation: dict[str, Any]) -> None:
-        self.observations.append(observation)
-
-
 # Game name -> its sampler module in this package (imported on first use, so loading
-# one game's sampler never loads the others). Each module has `world_from_observation`.
+# one game's sampler never loads the others). Each module has `world(observation, seat,
+# rng, *, options, history)`.
 SAMPLERS: dict[str, str] = {
     "moonrollers": "moonrollers",
+    "moonrakers": "moonrakers",
+    "moon_adventure": "moon_adventure",
     "moon_bots": "moon_bots",
 }
 
@@ -45,10 +33,13 @@ def world_from_observation(
     rng: random.Random,
     *,
     options: dict[str, Any] | None = None,
-    history: WorldHistory | None = None,
+    history: list[dict[str, Any]] | None = None,
 ) -> State:
-    """A state of `game` whose `observation(seat)` equals `observation`, hidden parts drawn with `rng`."""
+    """A state of `game` whose `observation(seat)` equals `observation`, hidden parts drawn
+    with `rng`. `options` are the match's (the `start` message's); `history` is the list
+    of the observations this seat saw earlier in the match, oldest first, which games
+    whose observation leaves out something public read (Moonrakers)."""
     if game not in SAMPLERS:
         raise ValueError(f"no world sampler for {game!r}")
     module = importlib.import_module(f"{__name__}.{SAMPLERS[game]}")
-    return module.world_from_observation(observation, seat, rng, options=options, history=history)
+    return module.world(observation, seat, rng, options=options, history=history)

@@ -45,7 +45,7 @@ from engine.games.moon_bots.views import PHASE_NAMES
 _DECISIONS = {"start_of_turn": D_START, "after_roll": D_ROLL, "energy_pump": D_PUMP}
 
 
-def world_from_observation(
+def world(
     observation: dict[str, Any],
     seat: int,
     rng: random.Random,

@@ -39,7 +39,7 @@ from engine.games.moonrollers.phases import (
 from engine.games.moonrollers.state import MoonrollersState
 
 
-def world_from_observation(
+def world(
     observation: dict[str, Any],
     seat: int,
     rng: random.Random,
