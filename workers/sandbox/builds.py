@@ -31,6 +31,9 @@ from arena.languages import PROGRAM, Manifest
 from workers.sandbox.native import FILES, RUN_SPEC, BuildLimits, start_build
 from workers.sandbox.scratch import folder_prefix, is_full, places
 
+# How often a running build's folder is measured against its output cap.
+DISK_LOOK_SECONDS = 0.5
+
 
 @dataclass(frozen=True)
 class Build:
@@ -107,19 +110,25 @@ def _run(launcher, source: Path, command: str, limits: BuildLimits) -> tuple[str
     output = bytearray()
     dropped = 0
     deadline = time.monotonic() + limits.seconds
-    timed_out = False
+    timed_out = too_big = False
     assert process.stdout is not None and process.stderr is not None and process.stdin
     process.stdin.close()
     with selectors.DefaultSelector() as selector:
         for stream in (process.stdout, process.stderr):
             os.set_blocking(stream.fileno(), False)
             selector.register(stream, selectors.EVENT_READ)
+        next_look = time.monotonic() + DISK_LOOK_SECONDS
         while selector.get_map():
             left = deadline - time.monotonic()
             if left <= 0:
                 timed_out = True
                 break
-            for key, _ in selector.select(min(left, 1.0)):
+            if time.monotonic() >= next_look:
+                next_look = time.monotonic() + DISK_LOOK_SECONDS
+                if _folder_bytes(source) > (limits.output_mb << 20):
+                    too_big = True
+                    break
+            for key, _ in selector.select(min(left, DISK_LOOK_SECONDS)):
                 chunk = _read(key.fileobj)  # type: ignore[arg-type]
                 if chunk is None:
                     continue
@@ -130,7 +139,7 @@ def _run(launcher, source: Path, command: str, limits: BuildLimits) -> tuple[str
                 if len(output) > 2 * limits.log_bytes:
                     dropped += len(output) - limits.log_bytes
                     del output[: len(output) - limits.log_bytes]
-    if timed_out:
+    if timed_out or too_big:
         process.kill()
     try:
         code = process.wait(timeout=10)
@@ -145,6 +154,8 @@ def _run(launcher, source: Path, command: str, limits: BuildLimits) -> tuple[str
         text = "[earlier output cut]\n" + text
     if timed_out:
         return f"the build took longer than {limits.seconds:g} s", text
+    if too_big:
+        return f"the build was stopped: its folder passed {limits.output_mb} MB", text
     cause = getattr(process, "death_cause", None)
     if cause:
         return f"the build was stopped: {cause}", text
@@ -152,6 +163,16 @@ def _run(launcher, source: Path, command: str, limits: BuildLimits) -> tuple[str
         how = f"signal {-code}" if code < 0 else f"status {code}"
         return f"the build failed (exit {how})", text
     return None, text
+
+
+def _folder_bytes(folder: Path) -> int:
+    """What the build's folder holds now (a folder on disk is held by no memory limit)."""
+    total = 0
+    for root, _, names in os.walk(folder, followlinks=False):
+        for name in names:
+            with contextlib.suppress(OSError):
+                total += os.lstat(os.path.join(root, name)).st_blocks * 512
+    return total
 
 
 def _read(stream) -> bytes | None:  # type: ignore[no-untyped-def]

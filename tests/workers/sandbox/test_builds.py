@@ -117,3 +117,16 @@ def test_a_bot_that_prints_and_dies_is_rejected_with_its_stderr(launcher):
     assert built.ok, built.log
     reason = smoke_test(pick_game(), source, "bot.cpp", launcher=launcher, artifact=built.artifact)
     assert reason is not None and "status 4" in reason and "no luck" in reason
+
+
+def test_a_build_whose_folder_passes_its_output_cap_is_stopped_while_it_runs(launcher):
+    # File after file, each under the file-size limit: the folder itself is measured.
+    command = "i=0; while :; do head -c 1048576 /dev/zero > f$i; i=$((i+1)); done"
+    manifest = parse_manifest(
+        f'language = "cpp"\nbuild = "{command}"\n'.encode(), {"arena.toml", "bot.cpp"}
+    )
+    built = build(launcher, {"bot.cpp": b""}, manifest, BuildLimits(seconds=30, output_mb=4))
+    assert not built.ok
+    assert "the build was stopped: its folder passed 4 MB" in built.log
+    assert built.seconds < 10
+    assert_uids_clean(launcher)

@@ -246,7 +246,8 @@ BUILD_ATTACKS: dict[str, BuildAttack] = {
         r"stopped: file size limit \(16 MB\)", BuildLimits(seconds=5, file_size_mb=16)
     ),
     "many_files": BuildAttack(
-        r"stopped: out of memory: the sandbox passed its 256 MB",
+        # Whichever comes first: the memory the folder takes, or its measured size.
+        r"stopped: out of memory: the sandbox passed its 256 MB|stopped: its folder passed 64 MB",
         BuildLimits(seconds=5, memory_mb=256, tmp_mb=16),
     ),
 }
