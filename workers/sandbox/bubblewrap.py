@@ -437,13 +437,19 @@ class BubblewrapLauncher:
         return bot_path.name if SAFE_NAME.fullmatch(bot_path.name) else "bot.py"
 
     def _spawn_prefix(
-        self, uid: int | None, limits: Limits, processes: int, procs_files: list[str]
+        self,
+        uid: int | None,
+        limits: Limits,
+        processes: int,
+        procs_files: list[str],
+        address_space_mb: int | None = None,
     ) -> list[str]:
         """The commands that prepare a sandbox's first process, each exec'ing the next:
         the shell joins the bot's cgroups (as root, before anything of the bot runs),
-        prlimit sets the rlimits, setpriv drops to the leased uid with no groups.
-        A failure stops the chain with a message on the bot's stderr before bwrap."""
-        memory = limits.memory_mb << 20
+        prlimit sets the rlimits (the address space `memory_mb` unless given), setpriv
+        drops to the leased uid with no groups. A failure stops the chain with a message
+        on the bot's stderr before bwrap."""
+        memory = (address_space_mb or limits.memory_mb) << 20
         size = limits.file_size_mb << 20
         cpu = limits.cpu_seconds
         if uid is None:

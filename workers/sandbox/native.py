@@ -35,11 +35,8 @@ from pathlib import Path
 from arena.languages import LANGUAGES, PROGRAM, Language
 from workers.sandbox.limits import Limits
 from workers.sandbox.process import (
-    JOIN_CGROUPS,
-    SHELL,
     SandboxedProcess,
     SandboxUnavailable,
-    _count_own_processes,
     _pipe_with,
 )
 
@@ -137,10 +134,7 @@ def start_bot(launcher, folder: Path, limits: Limits) -> SandboxedProcess:  # ty
         memory_mb=limits.memory_mb,
         address_space_mb=limits.memory_mb + language.extra_address_space_mb,
         processes=limits.max_processes + language.extra_processes,
-        cpu_seconds=limits.cpu_seconds,
         tmp_mb=limits.tmp_mb,
-        file_size_mb=limits.file_size_mb,
-        open_files=limits.open_files,
         limits=limits,
         read_only=jdk_settings() if "java" in language.tools else (),
     )
@@ -171,6 +165,7 @@ def start_build(  # type: ignore[no-untyped-def]
         memory_mb=min(build.memory_mb, 8192),
         cpu_seconds=build.cpu_seconds,
         file_size_mb=min(build.file_size_mb, 1024),
+        open_files=1024,
     )
     return start_program(
         launcher,
@@ -180,10 +175,7 @@ def start_build(  # type: ignore[no-untyped-def]
         # Compilers and their linkers map far more than they touch; the cgroup holds memory.
         address_space_mb=build.memory_mb * 4,
         processes=build.processes,
-        cpu_seconds=build.cpu_seconds,
         tmp_mb=build.tmp_mb,
-        file_size_mb=build.file_size_mb,
-        open_files=1024,
         limits=limits,
         writable=True,
         env=build_env(build),
@@ -220,10 +212,7 @@ def start_program(  # type: ignore[no-untyped-def]
     memory_mb: int,
     address_space_mb: int,
     processes: int,
-    cpu_seconds: int,
     tmp_mb: int,
-    file_size_mb: int,
-    open_files: int,
     limits: Limits,
     writable: bool = False,
     env: dict[str, str] | None = None,
@@ -256,22 +245,9 @@ def start_program(  # type: ignore[no-untyped-def]
             fds.append(_pipe_with(launcher.seccomp_program))
             options += ["--seccomp", str(fds[-1])]
         fds.append(_pipe_with(b"".join(o.encode() + b"\0" for o in options)))
-        args = [SHELL, "-c", JOIN_CGROUPS, "arena-sandbox"]
-        args += [*(cgroup.procs_files if cgroup else []), "--"]
-        nproc = total if launcher.is_root else total + _count_own_processes()
-        args += [
-            launcher.prlimit,
-            f"--as={address_space_mb << 20}",
-            f"--cpu={cpu_seconds}:{cpu_seconds + 1}",
-            f"--nofile={open_files}",
-            f"--fsize={file_size_mb << 20}",
-            "--core=0",
-            f"--nproc={nproc}",
-            "--",
-        ]
-        if launcher.is_root:
-            args += [launcher.setpriv, f"--reuid={lease.uid}", f"--regid={lease.uid}"]
-            args += ["--clear-groups", "--"]
+        uid = lease.uid if launcher.is_root else None
+        procs_files = cgroup.procs_files if cgroup else []
+        args = launcher._spawn_prefix(uid, limits, total, procs_files, address_space_mb)
         args += [launcher.bwrap, "--args", str(fds[-1]), "--", *argv]
         return SandboxedProcess(
             args,
