@@ -5,7 +5,10 @@ its id to `settings.ARENA_ENQUEUE_VALIDATION` (default `workers.tasks.enqueue_va
 the validation queue) once the transaction commits. A worker then calls `validate_version`:
 it plays the smoke match through `settings.ARENA_SMOKE_TEST` (in the sandbox) and marks the
 version `ready` or `rejected` with the reason its owner reads. The web process never starts
-a sandbox. An empty ARENA_SMOKE_TEST means no smoke match: a version is ready at once.
+a sandbox. A version in another language is built first (`settings.ARENA_BUILD`, on the
+worker, in the build sandbox): a failed build rejects it with the compiler's messages.
+An empty ARENA_SMOKE_TEST means no smoke match: a Python version is ready at once, one
+that builds once a worker has built it.
 
 A validation whose message was lost (broker down at commit) is re-sent by
 `resend_stale_validations`, which the maintenance sweep calls. Validation ends: each smoke
@@ -44,8 +47,11 @@ def _enqueue_function():
 
 
 def request_validation(version: BotVersion) -> None:
-    """Ask a worker to play the version's smoke match once this transaction commits."""
-    if not settings.ARENA_SMOKE_TEST:
+    """Ask a worker to play the version's smoke match once this transaction commits.
+
+    Without a smoke test a Python version is ready at once; a version that builds still
+    goes to a worker, for its build."""
+    if not settings.ARENA_SMOKE_TEST and not version.needs_artifact():
         version.try_settle(None)
         return
     enqueue = _enqueue_function()
@@ -88,6 +94,8 @@ def validate_version(version_id: int) -> str:
             if failed is not None:
                 return _settle(version, f"{BUILD_FAILED_PREFIX}{failed}")
         path = settings.ARENA_SMOKE_TEST
+        if not path:
+            return _settle(version, None)
         extra = {"artifact": bytes(version.artifact.data)} if version.needs_artifact() else {}
         smoke = import_string(path)
         reason = smoke(version.bot.game, bytes(version.source), version.filename, **extra)
@@ -160,8 +168,6 @@ def resend_stale_validations(now=None, older_than: float = 60.0, batch: int = 10
     A duplicate message is harmless (`validate_version` settles a version once); re-sends
     are spaced by `older_than` through `validated_at`, used here as the next re-send time.
     """
-    if not settings.ARENA_SMOKE_TEST:
-        return 0
     now = now or timezone.now()
     cutoff = now - timedelta(seconds=older_than)
     stale = list(

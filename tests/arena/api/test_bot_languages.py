@@ -11,11 +11,13 @@ import io
 import stat
 import tarfile
 import zipfile
+from types import SimpleNamespace
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from arena.models import Bot, BotVersion
+from arena.services.validation import validate_version
 
 pytestmark = pytest.mark.django_db
 
@@ -254,3 +256,65 @@ def test_a_new_version_refused_for_its_archive_leaves_the_bot_and_its_versions_a
     reply = author.post(f"/api/bots/{bot_id}/versions/", {"file": upload}, format="multipart")
     assert reply.status_code == 400 and "unsafe path" in reply.json()["detail"]
     assert list(BotVersion.objects.values_list("number", "language")) == [(1, "cpp")]
+
+
+# --- the validation's build (the worker's side, called directly) ---------------------------
+
+BUILDS: list[bytes] = []
+
+
+def fake_build(source: bytes, filename: str):
+    """Stands in for workers.play.builds.build_upload: the real one is tested with the
+    sandbox in tests/workers/sandbox/test_builds.py and tests/workers/pipeline/."""
+    BUILDS.append(source)
+    if b"error" in source:
+        return SimpleNamespace(artifact=None, log="bot.cpp:1:1: error: no\n--- the build failed")
+    return SimpleNamespace(artifact=b"artifact of " + source, log="")
+
+
+def smoke_with_artifact(game, source, filename, artifact=None):
+    return None if artifact == b"artifact of " + source else "played without its build"
+
+
+@pytest.fixture
+def builds(settings):
+    settings.ARENA_BUILD = "tests.arena.api.test_bot_languages.fake_build"
+    settings.ARENA_SMOKE_TEST = "tests.arena.api.test_bot_languages.smoke_with_artifact"
+    BUILDS.clear()
+    return BUILDS
+
+
+def test_a_version_is_built_before_its_smoke_match_and_a_reupload_reuses_the_build(author, builds):
+    bot_id = create(author, CPP, "bot.cpp").json()["id"]
+    first = BotVersion.objects.get()
+    assert validate_version(first.pk) == "ready"
+    first.refresh_from_db()
+    assert bytes(first.artifact.data) == b"artifact of " + CPP and builds == [CPP]
+    upload = SimpleUploadedFile("bot.cpp", CPP)
+    author.post(f"/api/bots/{bot_id}/versions/", {"file": upload}, format="multipart")
+    second = BotVersion.objects.get(number=2)
+    assert validate_version(second.pk) == "ready"
+    second.refresh_from_db()
+    assert second.artifact_id == first.artifact_id and builds == [CPP]  # not built again
+
+
+def test_a_failed_build_rejects_the_version_with_the_build_log(author, builds):
+    create(author, b"int main() { error }", "bot.cpp")
+    version = BotVersion.objects.get()
+    assert validate_version(version.pk) == "rejected"
+    version.refresh_from_db()
+    assert version.validation_error.startswith("the bot did not build:\nbot.cpp:1:1: error")
+    assert version.artifact_id is None
+
+
+def test_without_a_smoke_test_a_version_that_builds_still_goes_to_a_worker(
+    author, builds, settings, validations, django_capture_on_commit_callbacks
+):
+    settings.ARENA_SMOKE_TEST = ""
+    with django_capture_on_commit_callbacks(execute=True):
+        create(author, CPP, "bot.cpp")
+    version = BotVersion.objects.get()
+    assert version.validation == "pending" and validations == [version.pk]
+    assert validate_version(version.pk) == "ready"
+    version.refresh_from_db()
+    assert version.artifact is not None
