@@ -42,4 +42,5 @@ def world_from_observation(
     if game not in SAMPLERS:
         raise ValueError(f"no world sampler for {game!r}")
     module = importlib.import_module(f"{__name__}.{SAMPLERS[game]}")
-    return module.world(observation, seat, rng, options=options, history=history)
+    world: State = module.world(observation, seat, rng, options=options, history=history)
+    return world

@@ -73,8 +73,8 @@ def waiting_steps(
         return [("post_contract", ml), top]
     # A choice inside a card's effect during Execution: the rest of the Crew's effect,
     # then Execution resumes.
-    top, rest = _effect(pending)
-    return [("exec_next", ml), *rest, top]
+    effect_top, effect_rest = _effect(pending)
+    return [("exec_next", ml), *effect_rest, effect_top]
 
 
 def _bonuses_left(
