@@ -121,7 +121,7 @@ def make_bot(entry: BotEntry, isolation: str, limits: Limits, matches: int) -> B
     from workers.sandbox.isolation import get_launcher
 
     launcher = get_launcher(kind)
-    return BotProcess(launcher.launch(entry.path, limits), limits, matches)
+    return BotProcess(launcher.launch(entry.path, limits.for_set(matches)), limits, matches)
 
 
 def _native_bot(entry: BotEntry, kind: str, limits: Limits, matches: int) -> Bot:
@@ -139,7 +139,7 @@ def _native_bot(entry: BotEntry, kind: str, limits: Limits, matches: int) -> Bot
             entry.built = build_local(entry.path, launcher)
         except LocalBuildError as exc:
             raise UsageError(str(exc)) from None
-    return BotProcess(launcher.launch(entry.built, limits), limits, matches)
+    return BotProcess(launcher.launch(entry.built, limits.for_set(matches)), limits, matches)
 
 
 def check_isolation(entries: list[BotEntry], isolation: str) -> None:

@@ -202,7 +202,8 @@ def play_claimed_set_ending(
     starting = [versions[version_id] for version_id, _ in process_of]
     folder, paths = _write_bot_files(f"{folder_prefix('set')}{first.pk}-", starting)
     try:
-        started = launch_all(launcher, paths, limits)
+        # cpu_seconds is per match: the process plays them all.
+        started = launch_all(launcher, paths, limits.for_set(len(claimed)))
         for process in started:
             if not isinstance(process, Exception):
                 bots.append(BotProcess(process, limits, matches=len(claimed)))

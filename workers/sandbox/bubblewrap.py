@@ -47,6 +47,7 @@ from typing import Any
 from workers.sandbox import code_cache, native
 from workers.sandbox.cgroups import CgroupManager
 from workers.sandbox.launchers import (
+    PROJECT_ROOT,
     RUNNER,
     SANDBOX_STARTS,
     compiled_file,
@@ -54,7 +55,7 @@ from workers.sandbox.launchers import (
     fast_codec_file,
 )
 from workers.sandbox.limits import Limits, LimitsError
-from workers.sandbox.mounts import ENGINE_DIR, _interpreter_prefix, _package_dirs, _stage_library
+from workers.sandbox.mounts import LIBRARY, _interpreter_prefix, _package_dirs, _stage_library
 from workers.sandbox.process import (
     JOIN_CGROUPS,
     SHELL,
@@ -230,14 +231,13 @@ class BubblewrapLauncher:
         # Only the standard library: hide third-party packages next to it.
         for hidden in _package_dirs(python, prefix):
             args += ["--tmpfs", hidden, "--remount-ro", hidden]
-        runner, engine_dir = _stage_library() if self.is_root else (RUNNER, ENGINE_DIR)
+        runner, library = _stage_library() if self.is_root else (RUNNER, PROJECT_ROOT)
         compiled = compiled_runner()
         if compiled != RUNNER and (not self.is_root or _world_readable(str(compiled))):
             runner = compiled  # no compiling of the runner at every start
-        args += [
-            "--ro-bind", str(engine_dir), f"{SANDBOX_LIB}/engine",
-            "--ro-bind", str(runner), SANDBOX_RUNNER,
-        ]  # fmt: skip
+        for name in LIBRARY:
+            args += ["--ro-bind", str(library / name), f"{SANDBOX_LIB}/{name}"]
+        args += ["--ro-bind", str(runner), SANDBOX_RUNNER]
         codec = fast_codec_file()
         if codec is not None and self.is_root and not _world_readable(str(codec)):
             codec = None  # the sandbox's uid could not open it: the runner's own codec
@@ -285,7 +285,7 @@ class BubblewrapLauncher:
                     f"{tool} is missing: the sandbox needs /bin/sh and util-linux's prlimit "
                     "and setpriv (apt-get install util-linux)"
                 )
-        for path in (RUNNER, ENGINE_DIR):
+        for path in (RUNNER, *(PROJECT_ROOT / name for name in LIBRARY)):
             if not path.exists():
                 raise SandboxUnavailable(f"{path} is missing")
         if not self._uids:

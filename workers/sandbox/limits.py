@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
 
@@ -65,6 +65,14 @@ class Limits:
         if unknown:
             raise LimitsError(f"unknown limit {unknown[0]!r}; known: {', '.join(sorted(known))}")
         return cls(**values)
+
+    def for_set(self, matches: int) -> Limits:
+        """The limits of one process playing `matches` matches: `cpu_seconds` is a match's,
+        so the process may use that much for each (up to the range's top)."""
+        if matches <= 1:
+            return self
+        top = RANGES["cpu_seconds"][1]
+        return replace(self, cpu_seconds=int(min(top, self.cpu_seconds * matches)))
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

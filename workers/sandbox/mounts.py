@@ -1,5 +1,6 @@
-"""What a sandbox sees: the runner, the pure engine and a fast JSON codec, readable by
-the sandbox's uid, and the interpreter's own folders with third-party packages hidden.
+"""What a sandbox sees: the runner, the pure engine, the SDK's forward model and a fast
+JSON codec, readable by the sandbox's uid, and the interpreter's own folders with
+third-party packages hidden.
 """
 
 from __future__ import annotations
@@ -16,22 +17,47 @@ from workers.sandbox.launchers import PROJECT_ROOT, RUNNER
 from workers.sandbox.process import SandboxUnavailable, _world_readable
 
 ENGINE_DIR = PROJECT_ROOT / "engine"
+# What of the project a sandbox can import, relative to the project root: the pure engine,
+# and the SDK's forward model (worlds from an observation, and the search over them) for
+# search bots. The SDK's package file imports only the runner, which is standard library.
+LIBRARY = (
+    "engine",
+    "bots/__init__.py",
+    "bots/sdk/__init__.py",
+    "bots/sdk/runner.py",
+    "bots/sdk/worlds",
+    "bots/sdk/search.py",
+)
 
 _STAGED: dict[str, tuple[Path, Path]] = {}
 
 
-def _stage_library() -> tuple[Path, Path]:
-    """The runner and the engine where an unprivileged uid can read them.
+def _library_files() -> list[Path]:
+    files = []
+    for name in LIBRARY:
+        path = PROJECT_ROOT / name
+        if path.is_dir():
+            files += sorted(
+                p for p in path.rglob("*") if p.is_file() and "__pycache__" not in p.parts
+            )
+        else:
+            files.append(path)
+    return files
 
-    A checkout inside a private folder (a 0700 temp dir, /root) cannot be bound
-    into a sandbox running as another uid, so such a checkout is copied, keyed by
-    a hash of its contents, into a world-readable folder owned by the worker.
+
+def _stage_library() -> tuple[Path, Path]:
+    """The runner, and a folder holding every `LIBRARY` path, where an unprivileged uid can
+    read them.
+
+    A checkout inside a private folder (a 0700 temp dir, /root) cannot be bound into a
+    sandbox running as another uid, so such a checkout's library is copied, keyed by a
+    hash of its contents, into a world-readable folder owned by the worker.
     """
-    if _world_readable(str(RUNNER)) and _world_readable(str(ENGINE_DIR)):
-        return RUNNER, ENGINE_DIR
-    files = sorted(
-        path for path in ENGINE_DIR.rglob("*") if path.is_file() and "__pycache__" not in path.parts
-    )
+    if _world_readable(str(RUNNER)) and all(
+        _world_readable(str(PROJECT_ROOT / name)) for name in LIBRARY
+    ):
+        return RUNNER, PROJECT_ROOT
+    files = _library_files()
     digest = hashlib.sha256()
     for path in (RUNNER, *files):
         digest.update(str(path.relative_to(PROJECT_ROOT)).encode() + b"\0" + path.read_bytes())
@@ -50,7 +76,7 @@ def _stage_library() -> tuple[Path, Path]:
                 staging = Path(tempfile.mkdtemp(dir=base))
                 shutil.copyfile(RUNNER, staging / "runner.py")
                 for path in files:
-                    target = staging / "engine" / path.relative_to(ENGINE_DIR)
+                    target = staging / "lib" / path.relative_to(PROJECT_ROOT)
                     target.parent.mkdir(parents=True, exist_ok=True)
                     shutil.copyfile(path, target)
                 for folder, _, names in os.walk(staging):
@@ -64,13 +90,13 @@ def _stage_library() -> tuple[Path, Path]:
                     shutil.rmtree(staging, ignore_errors=True)
         except OSError:
             continue
-        staged = (root / "runner.py", root / "engine")
+        staged = (root / "runner.py", root / "lib")
         if all(_world_readable(str(path)) for path in staged):
             _STAGED[key] = staged
             return staged
     raise SandboxUnavailable(
         f"{PROJECT_ROOT} is not readable by an unprivileged uid and no world-readable "
-        "folder could hold a copy of the runner and the engine"
+        "folder could hold a copy of the runner and the library"
     )
 
 

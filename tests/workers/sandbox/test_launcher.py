@@ -90,7 +90,7 @@ def test_sandbox_sees_only_what_python_and_the_bot_need(launcher):
     out = _run(
         launcher,
         "import os; print(sorted(os.listdir('/')), sorted(os.listdir('/arena')),"
-        " os.listdir('/arena/lib'),"
+        " sorted(os.listdir('/arena/lib')), sorted(os.listdir('/arena/lib/bots/sdk')),"
         " [n.split('.')[0] for n in os.listdir('/arena/codec')]"
         " if os.path.isdir('/arena/codec') else None)",
     )
@@ -102,7 +102,8 @@ def test_sandbox_sees_only_what_python_and_the_bot_need(launcher):
     arena = "['bot', 'codec', 'lib', 'runner.pyc']" if mounted else "['bot', 'lib', 'runner.pyc']"
     assert out == (
         "['arena', 'bin', 'dev', 'lib', 'lib64', 'proc', 'sbin', 'tmp', 'usr'] "
-        f"{arena} ['engine'] {['orjson'] if mounted else None}"
+        f"{arena} ['bots', 'engine'] ['__init__.py', 'runner.py', 'search.py', 'worlds'] "
+        f"{['orjson'] if mounted else None}"
     )
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 import engine
+from bots.reference import builtin_path
 from bots.sdk.runner import load_bot
 from tests.workers.sandbox.conftest import (
     CANARY,
@@ -29,6 +30,7 @@ from tests.workers.sandbox.test_hostile_bots import FORFEITS
 from workers.play.players import BotProcess, InProcessBot, InProcessPlayer, ProcessPlayer
 from workers.play.referee import MatchOutcome, SetMatch, play_match, play_set
 from workers.sandbox.launchers import PROJECT_ROOT, launch_all
+from workers.sandbox.limits import Limits
 from workers.sandbox.zygote_lanes import ForkedSandbox
 
 SET_BOTS = Path(__file__).resolve().parent / "bots"
@@ -238,3 +240,47 @@ def test_a_start_that_fails_is_returned_in_its_place_not_raised():
     started = launch_all(HalfBroken(), [Path("a.py"), Path("bad.py"), Path("c.py")], FAST)
     assert isinstance(started[1], OSError) and str(started[1]) == "no room"
     assert [p.wait() for p in (started[0], started[2])] == [0, 0]  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("game", ["moonrollers", "moon_bots"])
+def test_a_search_bot_plays_a_set_within_its_limits(game, launcher):
+    """The search bot imports the SDK's worlds and search, mounted read-only in the sandbox,
+    and keeps to half its move limit."""
+    limits = Limits(move_seconds=0.05, time_bank_seconds=1.0, match_seconds=120.0)
+    bots = [
+        BotProcess(launcher.launch(path, limits.for_set(2)), limits, 2)
+        for path in (builtin_path("search", game), RANDOM_BOT)
+    ]
+    uids = [bot.process.uid for bot in bots]  # type: ignore[attr-defined]
+    outcomes = play_set(game, rotated_set(2), bots, limits.match_seconds)
+    for outcome in outcomes:
+        assert outcome.forfeits == {}, (outcome.forfeits, outcome.stderr)
+        assert outcome.result["ranks"]
+    assert_nothing_left(uids)
+
+
+def test_cpu_seconds_are_a_matchs_so_a_set_gets_them_for_each_match(launcher, tmp_path):
+    """A bot spending 1.5 s of CPU in each of three matches stays within cpu_seconds=2 a
+    match, though the set's one process spends 4.5 s in all."""
+    burner = tmp_path / "burner.py"
+    burner.write_text(
+        "import time\n"
+        "class Bot:\n"
+        "    def setup(self, info):\n"
+        "        end = time.process_time() + 1.5\n"
+        "        while time.process_time() < end:\n"
+        "            pass\n"
+        "    def act(self, observation, legal_actions):\n"
+        "        return legal_actions[0]\n"
+    )
+    burner.chmod(0o644)
+    limits = Limits(move_seconds=2.0, time_bank_seconds=5.0, startup_seconds=10.0, cpu_seconds=2)
+    specs = rotated_set(3)
+    bots = [
+        BotProcess(launcher.launch(path, limits.for_set(len(specs))), limits, len(specs))
+        for path in (burner, RANDOM_BOT)
+    ]
+    outcomes = play_set("moonrollers", specs, bots, limits.match_seconds)
+    assert [outcome.forfeits for outcome in outcomes] == [{}, {}, {}]
+    assert Limits(cpu_seconds=120).for_set(16).cpu_seconds == 1920
+    assert Limits(cpu_seconds=3000).for_set(16).cpu_seconds == 3600  # the range's top

@@ -1,0 +1,8 @@
+"""A moon_adventure search bot: information-set Monte Carlo tree search over worlds sampled from
+its observation (bots/sdk/search.py), random playouts, half the move limit a move."""
+
+from bots.sdk.search import SearchBot
+
+
+class Bot(SearchBot):
+    game = "moon_adventure"

@@ -1,0 +1,315 @@
+"""Information-set Monte Carlo tree search over worlds sampled from one observation.
+
+A bot sees only its observation, so it cannot search the real game. Instead it samples
+worlds consistent with what it saw (`bots.sdk.worlds.world_from_observation`) and searches
+all of them with one tree: single-observer IS-MCTS (Cowling, Powley and Whitehouse, 2012).
+Each iteration takes the next world, descends the tree by the actions legal *in that
+world* (a child's statistics count how often it was available, so actions legal only in
+some worlds are not favoured), adds one node, plays the world out with a playout policy and
+credits every node on the path with the result of the seat that chose it.
+
+Dice and draws are not branched: each iteration replays the world from its own RNG, so an
+action's value averages over chance as it is met (open-loop).
+
+Time comes from the match's limits (`MoveBudget`): at most half of `move_seconds` a move,
+and less when the CPU time or match time left, shared over the decisions still to come,
+would not cover it. `playouts=N` searches a fixed number of iterations instead, which with
+the same seed chooses the same action every time (tests and benchmarks).
+
+    from bots.sdk.search import SearchBot
+
+    class Bot(SearchBot):
+        game = "moonrollers"
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+from bots.sdk.worlds import world_from_observation
+from engine.core.state import State
+
+# Defaults of the arena's limits (workers/sandbox/limits.py), for a start message that
+# leaves a limit out.
+DEFAULT_LIMITS = {"move_seconds": 1.0, "cpu_seconds": 120.0, "match_seconds": 600.0}
+MOVE_SHARE = 0.5  # of move_seconds: the rest is the margin for a loaded host
+MATCH_SHARE = 0.6  # of cpu_seconds and match_seconds a search may spend in one match
+MIN_SECONDS = 0.005
+MAX_PLAYOUT_DECISIONS = 3000
+
+Reward = Callable[[State], list[float]]
+Policy = Callable[[State, list[Any], random.Random], Any]
+
+
+def action_key(action: Any) -> Any:
+    """A hashable name of an action, equal for equal JSON values."""
+    if isinstance(action, str | int):
+        return action
+    return json.dumps(action, sort_keys=True, separators=(",", ":"))
+
+
+def rank_reward(state: State) -> list[float]:
+    """1 for first, 0 for last, shared ranks shared; a tenth of a point for the score
+    against the table's best, so a close second beats a distant one. A cooperative game
+    (a result with an `outcome`) gives every seat the team's: 1 for a success, else at
+    most 0.8 by how far the team got (`progress`, 0 to 1)."""
+    result = state.result()
+    ranks = result["ranks"]
+    players = len(ranks)
+    if "outcome" in result:
+        team = 1.0 if result["outcome"] == "success" else 0.8 * float(result.get("progress", 0))
+        return [team] * players
+    if players == 1:
+        return [1.0 if ranks[0] == 1 else 0.0]
+    scores = result.get("scores") or [0] * players
+    best = max(abs(s) for s in scores) or 1
+    return [
+        (players - rank) / (players - 1) * 0.9 + 0.1 * (score / best if best else 0)
+        for rank, score in zip(ranks, scores, strict=True)
+    ]
+
+
+def random_policy(state: State, legal: list[Any], rng: random.Random) -> Any:
+    return legal[rng.randrange(len(legal))]
+
+
+class MoveBudget:
+    """The seconds one move may search, from the match's limits and what it has used.
+
+    The CPU limit is per match; a search bot counts its own CPU per match (its `act`
+    calls only), so interleaved matches of a set never share one account."""
+
+    def __init__(self, limits: dict[str, Any] | None = None, decisions_guess: float = 60) -> None:
+        given = {**DEFAULT_LIMITS, **{k: v for k, v in (limits or {}).items() if v}}
+        self.move_seconds = float(given["move_seconds"])
+        self.cpu_seconds = float(given["cpu_seconds"])
+        self.match_seconds = float(given["match_seconds"])
+        self.cpu_used = 0.0
+        self.wall_used = 0.0
+        self.decisions_left = decisions_guess
+
+    def seconds(self) -> float:
+        per_move = self.move_seconds * MOVE_SHARE
+        left = max(1.0, self.decisions_left)
+        cpu_share = (self.cpu_seconds * MATCH_SHARE - self.cpu_used) / left
+        wall_share = (self.match_seconds * MATCH_SHARE - self.wall_used) / left
+        return max(MIN_SECONDS, min(per_move, cpu_share, wall_share))
+
+    def charge(self, cpu: float, wall: float) -> None:
+        self.cpu_used += cpu
+        self.wall_used += wall
+
+
+class _Node:
+    __slots__ = ("children", "visits", "total", "available", "seat")
+
+    def __init__(self, seat: int | None) -> None:
+        self.children: dict[Any, _Node] = {}
+        self.visits = 0
+        self.total = 0.0
+        self.available = 0
+        self.seat = seat  # who chose the action leading here
+
+
+class InformationSetSearch:
+    """One seat's search. `choose` takes the observation and returns one legal action."""
+
+    def __init__(
+        self,
+        game: str,
+        seat: int,
+        *,
+        options: dict[str, Any] | None = None,
+        worlds: int = 16,
+        exploration: float = 0.7,
+        policy: Policy = random_policy,
+        reward: Reward = rank_reward,
+        seed: Any = 0,
+    ) -> None:
+        self.game = game
+        self.seat = seat
+        self.options = options
+        self.worlds = worlds
+        self.exploration = exploration
+        self.policy = policy
+        self.reward = reward
+        self.rng = random.Random(f"search:{seed}:{seat}")
+        self.decisions_seen: list[int] = []  # this seat's decisions per playout, last move
+        self.last_iterations = 0
+
+    def sample_worlds(
+        self, observation: dict[str, Any], history: list[dict[str, Any]]
+    ) -> list[State]:
+        return [
+            world_from_observation(
+                self.game, observation, self.seat, self.rng, options=self.options, history=history
+            )
+            for _ in range(self.worlds)
+        ]
+
+    def choose(
+        self,
+        observation: dict[str, Any],
+        legal_actions: list[Any],
+        *,
+        history: list[dict[str, Any]] | None = None,
+        seconds: float | None = None,
+        playouts: int | None = None,
+    ) -> Any:
+        """The most visited legal action after `playouts` iterations, or as many as
+        `seconds` of CPU (and wall) time allow."""
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        started_cpu, started_wall = time.process_time(), time.perf_counter()
+        worlds = self.sample_worlds(observation, history or [])
+        root = _Node(None)
+        self.decisions_seen = []
+        iterations = 0
+        while True:
+            if playouts is not None:
+                if iterations >= playouts:
+                    break
+            elif iterations and (
+                time.process_time() - started_cpu >= (seconds or 0)
+                or time.perf_counter() - started_wall >= 2 * (seconds or 0)
+            ):
+                break
+            self._iterate(root, worlds[iterations % len(worlds)].clone())
+            iterations += 1
+        self.last_iterations = iterations
+        keys = {action_key(a): a for a in legal_actions}
+        best = max(
+            (child.visits, child.total / max(1, child.visits), key)
+            for key, child in root.children.items()
+            if key in keys
+        )
+        return keys[best[2]]
+
+    def expected_decisions(self) -> float | None:
+        """This seat's mean decisions (with a choice) left in the last move's playouts."""
+        if not self.decisions_seen:
+            return None
+        return sum(self.decisions_seen) / len(self.decisions_seen)
+
+    def _iterate(self, root: _Node, world: State) -> None:
+        node = root
+        path = [root]
+        mine = 0
+        expanded = False
+        while not world.is_terminal():
+            legal = world.legal_actions()
+            mover = world.to_move()
+            if len(legal) == 1:
+                world.apply(legal[0])
+                continue
+            if mover == self.seat:
+                mine += 1
+            if expanded:
+                break
+            keyed = [(action_key(a), a) for a in legal]
+            children = node.children
+            untried = [pair for pair in keyed if pair[0] not in children]
+            for key, _ in keyed:
+                child = children.get(key)
+                if child is not None:
+                    child.available += 1
+            if untried:
+                key, action = untried[self.rng.randrange(len(untried))]
+                child = children[key] = _Node(mover)
+                child.available = 1
+                expanded = True
+            else:
+                key, action = max(keyed, key=lambda pair: self._ucb(children[pair[0]]))
+                child = children[key]
+            world.apply(action)
+            node = child
+            path.append(child)
+        mine += self._play_out(world)
+        self.decisions_seen.append(mine)
+        rewards = self.reward(world) if world.is_terminal() else [0.5] * world.num_players
+        for visited in path[1:]:
+            visited.visits += 1
+            if visited.seat is not None:
+                visited.total += rewards[visited.seat]
+
+    def _ucb(self, child: _Node) -> float:
+        if child.visits == 0:
+            return math.inf
+        mean = child.total / child.visits
+        return mean + self.exploration * math.sqrt(math.log(max(1, child.available)) / child.visits)
+
+    def _play_out(self, world: State) -> int:
+        """Play to the end (or the cap); this seat's decisions with a choice on the way."""
+        mine = 0
+        policy, rng, seat = self.policy, self.rng, self.seat
+        for _ in range(MAX_PLAYOUT_DECISIONS):
+            if world.is_terminal():
+                break
+            legal = world.legal_actions()
+            if len(legal) > 1 and world.to_move() == seat:
+                mine += 1
+            world.apply(legal[0] if len(legal) == 1 else policy(world, legal, rng))
+        return mine
+
+
+class SearchBot:
+    """A bot class for the runner: one instance per match, IS-MCTS on every decision.
+
+    Subclasses set `game`, and may set `policy`, `reward`, `worlds`, `exploration` and
+    `playouts` (a fixed number of iterations a move, for reproducible play)."""
+
+    game = ""
+    policy: Policy = staticmethod(random_policy)
+    reward: Reward = staticmethod(rank_reward)
+    worlds = 16
+    exploration = 0.7
+    playouts: int | None = None
+    decisions_guess = 60.0
+
+    def __init__(self) -> None:
+        self.history: list[dict[str, Any]] = []
+        self.search: InformationSetSearch | None = None
+        self.budget = MoveBudget(None, self.decisions_guess)
+
+    def setup(self, info: dict[str, Any]) -> None:
+        limits = info.get("limits") or {}
+        self.budget = MoveBudget(limits, self.decisions_guess)
+        self.search = InformationSetSearch(
+            self.game,
+            int(info.get("seat", 0)),
+            options=info.get("options") or {},
+            worlds=self.worlds,
+            exploration=self.exploration,
+            policy=self.policy,
+            reward=self.reward,
+            seed=f"{info.get('seed', 0)}:{info.get('match', 0)}",
+        )
+
+    def act(self, observation: Any, legal_actions: list[Any]) -> Any:
+        if self.search is None:
+            self.setup({})
+        assert self.search is not None
+        observation = dict(observation)
+        started_cpu, started_wall = time.process_time(), time.perf_counter()
+        try:
+            action = self.search.choose(
+                observation,
+                legal_actions,
+                history=self.history,
+                seconds=self.budget.seconds(),
+                playouts=self.playouts,
+            )
+        finally:
+            self.history.append(observation)
+            self.budget.charge(
+                time.process_time() - started_cpu, time.perf_counter() - started_wall
+            )
+        expected = self.search.expected_decisions()
+        if expected is not None:
+            self.budget.decisions_left = expected
+        return action

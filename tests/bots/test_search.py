@@ -1,0 +1,137 @@
+"""The search: information-set MCTS over worlds sampled from one seat's observation.
+
+Every game's search bot answers legal actions from real positions; a fixed number of
+playouts with the same seed always chooses the same; the move budget follows the match's
+limits; and the Moonrollers search beats the random bot. (Search bots in the real sandbox:
+tests/workers/sandbox/test_sets.py.)
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import engine
+from bots.reference import builtin_names, builtin_path
+from bots.sdk.runner import load_bot
+from bots.sdk.search import InformationSetSearch, MoveBudget, SearchBot, rank_reward
+from tests.workers.sandbox.conftest import RANDOM_BOT
+
+GAMES = ["moonrollers", "moonrakers", "moon_adventure", "moon_bots"]
+PLAYERS = {"moonrollers": 2, "moonrakers": 2, "moon_adventure": 3, "moon_bots": 3}
+
+
+def positions(game: str, seed: int, count: int) -> list[engine.State]:
+    """`count` positions of one random game where the mover has a choice."""
+    rng = random.Random(seed)
+    state = engine.get_game(game).new_state(PLAYERS[game], seed)
+    found = []
+    while not state.is_terminal() and len(found) < count:
+        legal = state.legal_actions()
+        if len(legal) > 1 and rng.random() < 0.3:
+            found.append(state.clone())
+        state.apply(rng.choice(legal))
+    return found
+
+
+def history_until(game: str, seed: int, state: engine.State) -> list[dict]:
+    """The mover's earlier observations, replayed from the start (what a bot keeps)."""
+    replay = engine.get_game(game).new_state(PLAYERS[game], seed)
+    seat = state.to_move()
+    seen = []
+    for action in state.actions:
+        if replay.to_move() == seat:
+            seen.append(replay.observation(seat))
+        replay.apply(action)
+    return seen
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_game_has_a_search_bot_that_answers_a_legal_action(game):
+    assert "search" in builtin_names(game)
+    assert builtin_path("search", game).name == f"{game}_search.py"
+    for state in positions(game, seed=3, count=4):
+        seat = state.to_move()
+        search = InformationSetSearch(game, seat, worlds=4, seed=1)
+        legal = state.legal_actions()
+        observation = state.observation(seat)
+        history = history_until(game, 3, state)
+        chosen = search.choose(observation, legal, history=history, playouts=24)
+        assert chosen in legal
+        assert search.last_iterations == 24
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_fixed_playouts_with_one_seed_choose_the_same_action(game):
+    for state in positions(game, seed=5, count=3):
+        seat = state.to_move()
+        history = history_until(game, 5, state)
+        chosen = {
+            repr(
+                InformationSetSearch(game, seat, worlds=4, seed=9).choose(
+                    state.observation(seat), state.legal_actions(), history=history, playouts=30
+                )
+            )
+            for _ in range(3)
+        }
+        assert len(chosen) == 1
+
+
+def test_the_move_budget_follows_the_limits():
+    budget = MoveBudget({"move_seconds": 1.0, "cpu_seconds": 120, "match_seconds": 600})
+    assert budget.seconds() == pytest.approx(0.5)  # half the move limit
+    assert MoveBudget({"move_seconds": 0.2}).seconds() == pytest.approx(0.1)
+    # 60% of the CPU left shared over the decisions still to come, when that is less.
+    budget.decisions_left = 200
+    assert budget.seconds() == pytest.approx(120 * 0.6 / 200)
+    budget.charge(cpu=75.0, wall=80.0)
+    assert budget.seconds() == pytest.approx(0.005)  # spent: the floor, never zero
+    # A limit left out of the start message is the arena's default.
+    assert MoveBudget({}).seconds() == pytest.approx(0.5)
+
+
+def test_the_reward_ranks_first_above_a_close_second_above_a_distant_one():
+    state = engine.get_game("moonrollers").new_state(3, 1)
+    rng = random.Random(1)
+    while not state.is_terminal():
+        state.apply(rng.choice(state.legal_actions()))
+    rewards = rank_reward(state)
+    ranks = state.result()["ranks"]
+    best = min(range(3), key=lambda seat: ranks[seat])
+    worst = max(range(3), key=lambda seat: ranks[seat])
+    assert rewards[best] > rewards[worst]
+    assert all(0.0 <= value <= 1.0 for value in rewards)
+
+
+class _FixedSearch(SearchBot):
+    game = "moonrollers"
+    playouts = 24
+    worlds = 4
+
+
+def _play(game: str, bots: list, seed: int) -> dict:
+    state = engine.get_game(game).new_state(len(bots), seed)
+    while not state.is_terminal():
+        seat = state.to_move()
+        state.apply(bots[seat].act(state.observation(seat), state.legal_actions()))
+    return state.result()
+
+
+def test_the_moonrollers_search_beats_the_random_bot():
+    wins = 0
+    for match in range(6):
+        search_seat = match % 2
+        bots = []
+        for seat in range(2):
+            if seat == search_seat:
+                bot = _FixedSearch()
+                bot.setup({"seat": seat, "seed": match, "match": match, "limits": {}})
+            else:
+                bot = load_bot(str(RANDOM_BOT)).for_match()
+                bot.setup({"seat": seat, "seed": match})
+            bots.append(bot)
+        ranks = _play("moonrollers", bots, seed=500 + match)["ranks"]
+        wins += ranks[search_seat] == 1 and ranks.count(1) == 1
+    # 24 playouts a move won 12 of 12 of these games; 16 won fewer than 10.
+    assert wins >= 5, f"the search won {wins} of 6 against the random bot"
