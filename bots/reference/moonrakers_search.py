@@ -1,8 +1,11 @@
-"""A moonrakers search bot: information-set Monte Carlo tree search over worlds sampled from
-its observation (bots/sdk/search.py), random playouts, half the move limit a move."""
+"""A Moonrakers search bot: information-set Monte Carlo tree search over worlds
+sampled from its observation (bots/sdk/search.py), random playouts, half the move limit a
+move, starting from the heuristic's choice and keeping it unless the search finds better."""
 
+from bots.reference import moonrakers_heuristic
 from bots.sdk.search import SearchBot
 
 
 class Bot(SearchBot):
     game = "moonrakers"
+    guide = staticmethod(moonrakers_heuristic.act)

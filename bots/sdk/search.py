@@ -42,8 +42,12 @@ MATCH_SHARE = 0.6  # of cpu_seconds and match_seconds a search may spend in one 
 MIN_SECONDS = 0.005
 MAX_PLAYOUT_DECISIONS = 3000
 
+GUIDE_BIAS = 1.0  # the guide's action's extra UCB value at the root, fading with visits
+GUIDE_SHARE = 0.15  # of the iterations: the visits another action needs beyond the guide's
+
 Reward = Callable[[State], list[float]]
 Policy = Callable[[State, list[Any], random.Random], Any]
+Guide = Callable[[dict[str, Any], list[Any]], Any]
 
 
 def action_key(action: Any) -> Any:
@@ -129,6 +133,7 @@ class InformationSetSearch:
         exploration: float = 0.7,
         policy: Policy = random_policy,
         reward: Reward = rank_reward,
+        guide: Guide | None = None,
         seed: Any = 0,
     ) -> None:
         self.game = game
@@ -138,6 +143,11 @@ class InformationSetSearch:
         self.exploration = exploration
         self.policy = policy
         self.reward = reward
+        # A heuristic's choice from the observation: searched first and kept unless the
+        # search finds better by a clear margin (progressive bias), so a search with too
+        # little time to tell actions apart plays the heuristic's move, not noise.
+        self.guide = guide
+        self.guided: Any = None
         self.rng = random.Random(f"search:{seed}:{seat}")
         self.decisions_seen: list[int] = []  # this seat's decisions per playout, last move
         self.last_iterations = 0
@@ -167,6 +177,11 @@ class InformationSetSearch:
             return legal_actions[0]
         started_cpu, started_wall = time.process_time(), time.perf_counter()
         worlds = self.sample_worlds(observation, history or [])
+        self.guided = None
+        if self.guide is not None:
+            suggested = self.guide(observation, legal_actions)
+            if suggested in legal_actions:
+                self.guided = action_key(suggested)
         root = _Node(None)
         self.decisions_seen = []
         iterations = 0
@@ -183,8 +198,13 @@ class InformationSetSearch:
             iterations += 1
         self.last_iterations = iterations
         keys = {action_key(a): a for a in legal_actions}
+        margin = GUIDE_SHARE * iterations
         best = max(
-            (child.visits, child.total / max(1, child.visits), key)
+            (
+                child.visits + (margin if key == self.guided else 0),
+                child.total / max(1, child.visits),
+                key,
+            )
             for key, child in root.children.items()
             if key in keys
         )
@@ -219,12 +239,16 @@ class InformationSetSearch:
                 if child is not None:
                     child.available += 1
             if untried:
-                key, action = untried[self.rng.randrange(len(untried))]
+                guided = [pair for pair in untried if pair[0] == self.guided and node is root]
+                key, action = guided[0] if guided else untried[self.rng.randrange(len(untried))]
                 child = children[key] = _Node(mover)
                 child.available = 1
                 expanded = True
             else:
-                key, action = max(keyed, key=lambda pair: self._ucb(children[pair[0]]))
+                bias = self.guided if node is root else None
+                key, action = max(
+                    keyed, key=lambda pair: self._ucb(children[pair[0]], pair[0] == bias)
+                )
                 child = children[key]
             world.apply(action)
             node = child
@@ -237,11 +261,12 @@ class InformationSetSearch:
             if visited.seat is not None:
                 visited.total += rewards[visited.seat]
 
-    def _ucb(self, child: _Node) -> float:
+    def _ucb(self, child: _Node, guided: bool = False) -> float:
         if child.visits == 0:
             return math.inf
         mean = child.total / child.visits
-        return mean + self.exploration * math.sqrt(math.log(max(1, child.available)) / child.visits)
+        explore = self.exploration * math.sqrt(math.log(max(1, child.available)) / child.visits)
+        return mean + explore + (GUIDE_BIAS / (1 + child.visits) if guided else 0.0)
 
     def _play_out(self, world: State) -> int:
         """Play to the end (or the cap); this seat's decisions with a choice on the way."""
@@ -260,12 +285,14 @@ class InformationSetSearch:
 class SearchBot:
     """A bot class for the runner: one instance per match, IS-MCTS on every decision.
 
-    Subclasses set `game`, and may set `policy`, `reward`, `worlds`, `exploration` and
-    `playouts` (a fixed number of iterations a move, for reproducible play)."""
+    Subclasses set `game`, and may set `policy`, `reward`, `guide` (a heuristic's
+    `act(observation, legal_actions)` the search starts from), `worlds`, `exploration`
+    and `playouts` (a fixed number of iterations a move, for reproducible play)."""
 
     game = ""
     policy: Policy = staticmethod(random_policy)
     reward: Reward = staticmethod(rank_reward)
+    guide: Guide | None = None
     worlds = 16
     exploration = 0.7
     playouts: int | None = None
@@ -287,6 +314,7 @@ class SearchBot:
             exploration=self.exploration,
             policy=self.policy,
             reward=self.reward,
+            guide=self.guide,
             seed=f"{info.get('seed', 0)}:{info.get('match', 0)}",
         )
 

@@ -135,3 +135,19 @@ def test_the_moonrollers_search_beats_the_random_bot():
         wins += ranks[search_seat] == 1 and ranks.count(1) == 1
     # 24 playouts a move won 12 of 12 of these games; 16 won fewer than 10.
     assert wins >= 5, f"the search won {wins} of 6 against the random bot"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_guided_search_without_time_to_tell_plays_the_guides_move(game):
+    """With a handful of iterations nothing is separated: the guide's action stands."""
+    for state in positions(game, seed=8, count=3):
+        seat = state.to_move()
+        legal = state.legal_actions()
+        suggestion = legal[-1]
+        search = InformationSetSearch(
+            game, seat, worlds=2, seed=2, guide=lambda observation, actions: actions[-1]
+        )
+        chosen = search.choose(
+            state.observation(seat), legal, history=history_until(game, 8, state), playouts=3
+        )
+        assert chosen == suggestion

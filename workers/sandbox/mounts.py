@@ -18,11 +18,13 @@ from workers.sandbox.process import SandboxUnavailable, _world_readable
 
 ENGINE_DIR = PROJECT_ROOT / "engine"
 # What of the project a sandbox can import, relative to the project root: the pure engine,
-# and the SDK's forward model (worlds from an observation, and the search over them) for
-# search bots. The SDK's package file imports only the runner, which is standard library.
+# and for search bots the SDK's forward model (worlds from an observation, and the search
+# over them) and the reference bots (the heuristics guide the searches). The SDK's package
+# file imports only the runner, which is standard library.
 LIBRARY = (
     "engine",
     "bots/__init__.py",
+    "bots/reference",
     "bots/sdk/__init__.py",
     "bots/sdk/runner.py",
     "bots/sdk/worlds",

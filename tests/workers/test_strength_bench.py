@@ -1,0 +1,25 @@
+"""The strength benchmark's arithmetic (the benchmark itself runs real challenges:
+`python manage.py search_strength`, docs/bot-authors/search.md)."""
+
+from __future__ import annotations
+
+import pytest
+
+from workers.bench.strength import limits_for, wilson
+from workers.sandbox.limits import Limits
+
+
+def test_wilson_interval_matches_known_values():
+    low, high = wilson(8, 10)
+    assert (round(low, 3), round(high, 3)) == (0.49, 0.943)
+    assert wilson(0, 0) == (0.0, 1.0)
+    low, high = wilson(0, 20)
+    assert low == 0.0 and high == pytest.approx(0.161, abs=1e-3)
+
+
+@pytest.mark.parametrize("budget", [0.1, 0.5, 2.0])
+def test_limits_give_the_search_its_budget_and_are_valid(budget):
+    limits = limits_for(budget)
+    assert limits["move_seconds"] == pytest.approx(2 * budget)
+    Limits.from_dict(limits)  # within the arena's ranges
+    assert limits["cpu_seconds"] >= 120 and limits["match_seconds"] >= 600
