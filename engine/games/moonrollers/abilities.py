@@ -130,9 +130,10 @@ def ability_actions(st: Turn) -> list[Any]:
     ab = st.abil[st.cur]
     if not ab:
         return out
-    for name in ab:
-        offer = _OFFERS.get(name)
-        if offer is not None:
+    # In the table's order, never the set's: a set of strings iterates in an order that
+    # changes with the interpreter's hash seed, and so would the legal actions' order.
+    for name, offer in _OFFERS.items():
+        if name in ab:
             offer(st, out)
     return out
 
