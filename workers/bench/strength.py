@@ -4,6 +4,7 @@ arena itself.
     python manage.py search_strength [--games moonrollers moon_bots ...] [--budgets 0.5]
         [--players 2 3 4] [--max-games 80] [--elo1 50] [--tables 60] [--workers 2]
         [--minutes 60] [--json] [--keep]
+    python manage.py search_strength --limits-matches 200 [--limits-move-seconds 1]
 
 For each competitive game, player count and move budget it starts a real challenge
 (arena/services/challenges.py): the game's reference `search` bot as the candidate, its
@@ -14,6 +15,10 @@ report adds the candidate's score share and mean rank against the baseline's, ea
 the challenge's recorded games. A cooperative game (Moon Adventure) has no challenges: the
 command plays `--tables` tables of search bots only and as many of heuristics only, as a
 tournament, and compares the teams' success rates with 95% (Wilson) intervals.
+
+With `--limits-matches N` it checks limits instead: each game's search bot plays N
+matches of a round robin with the heuristic and the random bot (cooperative: the three at
+one table) under `--limits-move-seconds`, and the report counts its forfeits by reason.
 
 Everything runs through the pipeline: `--workers` real `celery -A workers worker`
 processes on a private queue, every bot in the bubblewrap sandbox, results in PostgreSQL.
@@ -46,6 +51,7 @@ from arena.services.tournaments import create_tournament
 from bots.reference import builtin_path
 
 BENCH_USER = "strength-bench"
+REFERENCES = ("search", "heuristic", "random")
 Z95 = 1.959964
 
 
@@ -70,19 +76,21 @@ def limits_for(budget: float) -> dict[str, Any]:
     }
 
 
-def _bench_bot(owner: User, game: str, reference: str, label: str) -> BotVersion:
+def _bench_bot(owner: User, game: str, reference: str, label: str, args: Any) -> BotVersion:
+    """A bot of this run (`args.created` lists them, for the clean-up)."""
     path = builtin_path(reference, game)
     if path is None:
         raise LookupError(f"{game} has no reference {reference!r} bot")
     bot = Bot.objects.create(owner=owner, game=game, name=f"{label}-{uuid.uuid4().hex[:6]}")
+    args.created.append(bot.pk)
     return bot.add_version(path.read_bytes(), path.name)
 
 
 def start_challenge(owner: User, game: str, players: int, budget: float, args: Any) -> Challenge:
-    search = _bench_bot(owner, game, "search", "bench-search")
-    heuristic = _bench_bot(owner, game, "heuristic", "bench-heuristic")
+    search = _bench_bot(owner, game, "search", "bench-search", args)
+    heuristic = _bench_bot(owner, game, "heuristic", "bench-heuristic", args)
     # A bot of its own for each other seat: a challenge's opponents are distinct versions.
-    others = [_bench_bot(owner, game, "heuristic", "bench-other") for _ in range(players - 2)]
+    others = [_bench_bot(owner, game, "heuristic", "bench-other", args) for _ in range(players - 2)]
     return create_challenge(
         owner,
         game=game,
@@ -103,7 +111,9 @@ def start_team_tables(owner: User, game: str, players: int, budget: float, args:
     heuristics only."""
     made = {}
     for reference in ("search", "heuristic"):
-        bots = [_bench_bot(owner, game, reference, f"bench-{reference}") for _ in range(players)]
+        bots = [
+            _bench_bot(owner, game, reference, f"bench-{reference}", args) for _ in range(players)
+        ]
         made[reference] = create_tournament(
             owner,
             name=f"strength bench {reference} {uuid.uuid4().hex[:6]}",
@@ -114,6 +124,43 @@ def start_team_tables(owner: User, game: str, players: int, budget: float, args:
             limits=limits_for(budget),
         )
     return made
+
+
+def start_limits_tournament(owner: User, game: str, args: Any) -> Tournament:
+    """A round robin of the search bot, the heuristic and the random bot in which the
+    search bot plays `--limits-matches` matches under `--limits-move-seconds`."""
+    spec = engine.get_game(game)
+    versions = [_bench_bot(owner, game, name, f"bench-{name}", args) for name in REFERENCES]
+    # Cooperative: the three at one table; else every pair, the search in two pairings.
+    players = 3 if spec.cooperative else 2
+    per_pairing = args.limits_matches if spec.cooperative else args.limits_matches // 2
+    return create_tournament(
+        owner,
+        name=f"limits bench {game} {uuid.uuid4().hex[:6]}",
+        game=game,
+        bots=[version.bot_id for version in versions],
+        players_per_match=players,
+        games_per_pairing=per_pairing,
+        limits={"move_seconds": args.limits_move_seconds},
+    )
+
+
+def limits_row(game: str, tournament: Tournament) -> dict[str, Any]:
+    search = MatchSeat.objects.filter(
+        match__tournament=tournament, bot__name__startswith="bench-search"
+    )
+    finished = search.filter(match__status=Match.Status.FINISHED)
+    reasons: dict[str, int] = {}
+    for reason in finished.exclude(forfeit_reason="").values_list("forfeit_reason", flat=True):
+        reasons[reason[:80]] = reasons.get(reason[:80], 0) + 1
+    return {
+        "game": game,
+        "move_seconds": tournament.limits.get("move_seconds"),
+        "search_matches": finished.count(),
+        "scheduled": search.count(),
+        "failed": search.filter(match__status=Match.Status.FAILED).count(),
+        "forfeits": reasons,
+    }
 
 
 def challenge_row(challenge: Challenge, budget: float) -> dict[str, Any]:
@@ -226,12 +273,17 @@ def measure(args: Any, log_dir: Path, say: Any) -> dict[str, Any]:
     if not owner.is_staff:
         owner.is_staff = True
         owner.save(update_fields=["is_staff"])
+    args.created = []
     queue = f"strength-{uuid.uuid4().hex[:8]}"
     # Read by workers/queue/routing.py whenever a queue is named, in this process too.
     os.environ["ARENA_QUEUE"] = queue
     challenges: list[tuple[Challenge, float]] = []
     teams: list[tuple[str, int, float, dict]] = []
+    limited: list[tuple[str, Tournament]] = []
     for game in args.games:
+        if args.limits_matches:
+            limited.append((game, start_limits_tournament(owner, game, args)))
+            continue
         spec = engine.get_game(game)
         counts = [n for n in args.players if spec.min_players <= n <= spec.max_players]
         for players in counts:
@@ -246,12 +298,13 @@ def measure(args: Any, log_dir: Path, say: Any) -> dict[str, Any]:
     try:
         while time.monotonic() - started < args.minutes * 60:
             running = [c for c, _ in challenges if _running(c)]
+            tournaments = [t for *_, made in teams for t in made.values()]
             unfinished = Match.objects.filter(
-                tournament__in=[t for *_, made in teams for t in made.values()]
+                tournament__in=tournaments + [t for _, t in limited]
             ).exclude(status__in=[Match.Status.FINISHED, Match.Status.FAILED])
             if not running and not unfinished.exists():
                 break
-            say(f"{len(running)} challenges running, {unfinished.count()} team tables left")
+            say(f"{len(running)} challenges running, {unfinished.count()} tournament matches left")
             time.sleep(args.poll)
         for challenge, _ in challenges:
             if _running(challenge):
@@ -263,9 +316,14 @@ def measure(args: Any, log_dir: Path, say: Any) -> dict[str, Any]:
         "load_average": [round(value, 2) for value in os.getloadavg()],
         "challenges": [challenge_row(c, budget) for c, budget in challenges],
         "teams": [team_row(*team) for team in teams],
+        "limits": [limits_row(game, tournament) for game, tournament in limited],
     }
     if not args.keep:
-        _delete(owner, [c for c, _ in challenges], teams)
+        _delete(
+            args.created,
+            [c for c, _ in challenges],
+            [t for *_, made in teams for t in made.values()] + [t for _, t in limited],
+        )
     return report
 
 
@@ -274,13 +332,13 @@ def _running(challenge: Challenge) -> bool:
     return challenge.status == Challenge.Status.RUNNING
 
 
-def _delete(owner: User, challenges: list[Challenge], teams: list) -> None:
-    tournaments = [t.pk for *_, made in teams for t in made.values()]
+def _delete(bots: list[int], challenges: list[Challenge], made: list[Tournament]) -> None:
+    tournaments = [t.pk for t in made]
     Match.objects.filter(challenge__in=challenges).delete()
     Match.objects.filter(tournament__in=tournaments).delete()
     Challenge.objects.filter(pk__in=[c.pk for c in challenges]).delete()
     Tournament.objects.filter(pk__in=tournaments).delete()
-    Bot.objects.filter(owner=owner, name__startswith="bench-").delete()
+    Bot.objects.filter(pk__in=bots).delete()
 
 
 class Command(BaseCommand):
@@ -297,6 +355,13 @@ class Command(BaseCommand):
         parser.add_argument("--workers", type=int, default=2)
         parser.add_argument("--minutes", type=float, default=60.0)
         parser.add_argument("--poll", type=float, default=10.0)
+        parser.add_argument(
+            "--limits-matches",
+            type=int,
+            default=0,
+            help="instead: N matches of each search bot in a round robin, forfeits counted",
+        )
+        parser.add_argument("--limits-move-seconds", type=float, default=1.0)
         parser.add_argument("--json", action="store_true")
         parser.add_argument("--keep", action="store_true")
 
@@ -322,10 +387,11 @@ class Command(BaseCommand):
     def _tables(self, report: dict[str, Any]) -> None:
         out = self.stdout.write
         out(f"{report['seconds']} s, load average {report['load_average']}")
-        out(
-            "| game | players | budget (s) | games | search's score [95%] | mean rank search / heuristic | Elo [95%] | LLR | forfeits | verdict |"
-        )
-        out("|---|---|---|---|---|---|---|---|---|---|")
+        if report["challenges"]:
+            out(
+                "| game | players | budget (s) | games | search's score [95%] | mean rank search / heuristic | Elo [95%] | LLR | forfeits | verdict |"
+            )
+            out("|---|---|---|---|---|---|---|---|---|---|")
         for row in report["challenges"]:
             elo = row["elo"] or {}
             out(
@@ -334,6 +400,12 @@ class Command(BaseCommand):
                 f"| {row['mean_rank_search']} / {row['mean_rank_heuristic']} "
                 f"| {elo.get('elo')} [{elo.get('low')}, {elo.get('high')}] | {row['llr']} "
                 f"| {row['search_forfeits']} | {row['verdict']} |"
+            )
+        for row in report["limits"]:
+            out(
+                f"{row['game']}: the search bot finished {row['search_matches']} of "
+                f"{row['scheduled']} matches at {row['move_seconds']} s a move "
+                f"({row['failed']} failed); forfeits: {row['forfeits'] or 'none'}"
             )
         for row in report["teams"]:
             cells = []
