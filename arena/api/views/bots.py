@@ -226,7 +226,7 @@ class BotViewSet(
         return Response(s.AgainstAnchorsSerializer(anchor_service.against_anchors(bot)).data)
 
     @extend_schema(
-        summary="Put a bot paused for a crash loop back on its ladder (owner only)",
+        summary="Put a bot paused for a crash loop back on its ladder (owner; organisers for a reference bot)",
         request=None,
         responses=s.BotSerializer,
     )

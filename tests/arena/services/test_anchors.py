@@ -7,7 +7,7 @@ the anchors are bots of the arena's own user, as arena/services/demo.py loads th
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import User
 
 from arena.models import Bot, Match, Rating
 from arena.models.bots import ANCHOR_OWNER
@@ -233,19 +233,24 @@ def test_the_ladder_seats_each_anchor_as_often_as_a_lone_authors_bot(
     assert min(seats.values()) > 0.6 * max(seats.values())
 
 
-def test_only_an_organiser_resumes_a_paused_anchor(duel, ada, anonymous):
+def test_only_an_organiser_resumes_a_paused_anchor(duel, other_author, organiser):
     from django.utils import timezone
 
-    from arena.errors import NotAllowed
     from arena.services import ladder as ladder_service
 
     ladder_service.sync_entries("duel")
     rock = duel["rock"]
     rock.ladder_entry.paused_at = timezone.now()
     rock.ladder_entry.save(update_fields=["paused_at"])
-    with pytest.raises(NotAllowed):
-        ladder_service.resume(rock, ada)
-    organiser = User.objects.create_user("olga")
-    organiser.groups.add(Group.objects.get_or_create(name="organisers")[0])
-    entry = ladder_service.resume(rock, organiser)
-    assert entry is not None and not entry.is_paused()
+    assert other_author.post(f"/api/bots/{rock.pk}/resume/").status_code == 403
+    rock.ladder_entry.refresh_from_db()
+    assert rock.ladder_entry.is_paused()
+    reply = organiser.post(f"/api/bots/{rock.pk}/resume/")
+    assert reply.status_code == 200 and reply.json()["ladder_status"] == "playing"
+    rock.ladder_entry.refresh_from_db()
+    assert not rock.ladder_entry.is_paused()
+    # An organiser resumes only anchors: an author's bot is its owner's to resume.
+    mine = duel["mine"]
+    mine.ladder_entry.paused_at = timezone.now()
+    mine.ladder_entry.save(update_fields=["paused_at"])
+    assert organiser.post(f"/api/bots/{mine.pk}/resume/").status_code == 403
