@@ -536,7 +536,7 @@ def summary(ladder: Ladder, capacity: int | None = None, bots: bool = False) -> 
 
 
 def bot_rows(game: str) -> list[dict[str, Any]]:
-    """Per bot on the ladder: its version, status and ladder games (finished)."""
+    """Per bot on the ladder: whether it is an anchor, its version, status and ladder games."""
     entries = {
         e.bot_id: e
         for e in LadderEntry.objects.filter(bot__game=game).select_related("bot", "bot__owner")
@@ -571,6 +571,7 @@ def bot_rows(game: str) -> list[dict[str, Any]]:
                 "bot_id": bot_id,
                 "bot": entry.bot.name,
                 "owner": entry.bot.owner.username,
+                "anchor": entry.bot.is_anchor(),
                 "version": numbers.get(entry.version_id),
                 "status": status,
                 "ladder_games": finished.get(bot_id, 0),

@@ -208,6 +208,8 @@ def test_every_anchor_counts_as_its_own_owner_in_the_ladders_fair_share(duel):
     anchors = [duel[n].pk for n in ("rock", "paper", "scissors")]
     assert [owners[a] for a in anchors] == [-a for a in anchors]
     assert owners[duel["mine"].pk] == owners[duel["other"].pk] == duel["mine"].owner_id
+    rows = {row["bot"]: row["anchor"] for row in ladder_service.bot_rows("duel")}
+    assert rows == {"rock": True, "paper": True, "scissors": True, "mine": False, "other": False}
     play([duel["rock"], duel["mine"]], [1, 2])
     Match.objects.update(purpose=Match.Purpose.LADDER)
     history = ladder_service.recent_history("duel", timezone.now() - timedelta(hours=1))
