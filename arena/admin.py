@@ -56,7 +56,17 @@ class ModelAdmin(admin.ModelAdmin):
 
 @admin.register(Leaderboard)
 class LeaderboardAdmin(ModelAdmin):
-    list_display = ["bot", "owner", "game", "rating_shown", "games", "wins", "draws", "losses"]
+    list_display = [
+        "bot",
+        "owner",
+        "anchor",
+        "game",
+        "rating_shown",
+        "games",
+        "wins",
+        "draws",
+        "losses",
+    ]
     list_filter = ["game", "bot__is_active"]
     ordering = ["game", "-rating"]
     search_fields = ["bot__name", "bot__owner__username"]
@@ -65,6 +75,10 @@ class LeaderboardAdmin(ModelAdmin):
     @admin.display(description="owner", ordering="bot__owner__username")
     def owner(self, rating):
         return rating.bot.owner.username
+
+    @admin.display(description="anchor (reference bot)", boolean=True)
+    def anchor(self, rating):
+        return rating.bot.is_anchor()
 
     @admin.display(description="rating", ordering="rating")
     def rating_shown(self, rating):

@@ -11,11 +11,12 @@ def mean(total: float, count: int) -> float | None:
     return total / count if count else None
 
 
-def wilson_interval(successes: int, trials: int, z: float = Z_95) -> tuple[float, float] | None:
+def wilson_interval(successes: float, trials: int, z: float = Z_95) -> tuple[float, float] | None:
     """Wilson score interval for a success proportion; None when there are no trials.
 
     Unlike the normal approximation it stays inside [0, 1] and behaves at 0 or n successes,
-    which is where a new bot in a cooperative game usually starts.
+    which is where a new bot in a cooperative game usually starts. `successes` may hold
+    halves (a draw scored as half a win): the interval is then that of the score share.
     """
     if trials <= 0:
         return None

@@ -6,6 +6,12 @@ version keeps the uploaded bytes (a .py file or a zip with bot.py) and their SHA
 An uploaded version starts `pending`: a worker on the validation queue plays its smoke match
 (arena/services/validation.py) and marks it `ready` or `rejected` with the reason. Only a
 ready version plays in tournaments and on the ladder (`Bot.latest_ready_version`).
+
+An anchor is a reference bot: one the arena ships in bots/reference/ and loads under its
+own user, ANCHOR_OWNER (arena/services/demo.py), which owns nothing else. Anchors play on
+their game's ladder as fixed yardsticks: no author can upload to them (only the owner adds
+versions, and nobody signs in as the arena), and each bot's page says which of them it
+beats (arena/services/anchors.py).
 """
 
 from __future__ import annotations
@@ -21,6 +27,15 @@ import engine
 from arena.errors import Conflict
 from arena.stored_text import clean_text
 
+# The user that owns the reference bots; its bots are the ladders' anchors.
+ANCHOR_OWNER = "arena"
+
+
+class BotQuerySet(models.QuerySet):
+    def anchors(self) -> BotQuerySet:
+        """The reference bots: the ladders' fixed yardsticks."""
+        return self.filter(owner__username=ANCHOR_OWNER)
+
 
 class Bot(models.Model):
     owner = models.ForeignKey(
@@ -30,6 +45,8 @@ class Bot(models.Model):
     game = models.CharField(max_length=64, db_index=True)
     is_active = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = BotQuerySet.as_manager()
 
     class Meta:
         ordering = ["game", "name"]
@@ -48,6 +65,10 @@ class Bot(models.Model):
 
     def is_owned_by(self, user) -> bool:
         return user is not None and user.is_authenticated and user.pk == self.owner_id
+
+    def is_anchor(self) -> bool:
+        """Whether this is a reference bot, an anchor of its game's ladder (reads the owner)."""
+        return self.owner.username == ANCHOR_OWNER
 
     def latest_version(self) -> BotVersion | None:
         return self.versions.order_by("-number").first()

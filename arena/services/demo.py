@@ -3,7 +3,8 @@
 Reference bots are files in bots/reference/: `<game>_<name>.py` is a bot for that game only
 (e.g. moonrollers_heuristic.py -> bot "heuristic"), any other `<name>_bot.py` or `<name>.py`
 (random_bot.py, first_bot.py) is loaded for every registered game. They belong to the user
-"arena" and skip the smoke match: they ship with the arena.
+"arena" and skip the smoke match: they ship with the arena. They are the anchors of their
+games' ladders (`Bot.is_anchor`).
 """
 
 from __future__ import annotations
@@ -19,10 +20,12 @@ from django.db import transaction
 import engine
 from arena.errors import ArenaError
 from arena.models import Bot, Rating, Tournament
+from arena.models.bots import ANCHOR_OWNER
 from arena.services import bots as bot_service
 from arena.services.tournaments import start_tournament
 
-ARENA_USER = "arena"
+# The reference bots' owner: its bots are the ladders' anchors (Bot.is_anchor).
+ARENA_USER = ANCHOR_OWNER
 DEMO_TOURNAMENT = "Demo round robin"
 
 

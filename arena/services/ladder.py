@@ -10,6 +10,12 @@ with tables chosen by arena/ladder/selection.py (fed by the game's latest whole-
 SkillFit when it has one, by Elo before), in one transaction per game that
 holds the ladder row's lock (two ticks at once never overfill it), and enqueues the new
 matches on the ladder queue after commit.
+
+The anchors (the reference bots, `Bot.is_anchor`) play like any other bot, with one
+difference in the fair share: all of them belong to the arena's one user, so counted as
+one owner they would share one author's seats between them and the yardsticks would
+rarely sit; each anchor counts as an owner of its own (`fair_share_owner`). A crash-looping
+anchor is paused like any bot; since nobody signs in as the arena, an organiser resumes it.
 """
 
 from __future__ import annotations
@@ -47,6 +53,7 @@ from arena.models.ladder import SETTINGS
 from arena.models.tournaments import enqueue_sets, load_enqueue_sets
 from arena.ratings.whole_history import Z_95
 from arena.services import response_cache
+from arena.services.anchors import anchor_ids
 from arena.services.skills import latest_fit
 
 log = logging.getLogger(__name__)
@@ -211,8 +218,14 @@ def pause_crash_loops(game: str, entries: dict[int, LadderEntry], now: datetime)
 
 
 def resume(bot: Bot, user) -> LadderEntry | None:
-    """The owner re-enters a paused version; its crash window starts again."""
-    if not bot.is_owned_by(user):
+    """The owner re-enters a paused version; its crash window starts again.
+
+    An anchor's owner is the arena, which never signs in: an organiser resumes it.
+    """
+    if bot.is_anchor():
+        if not is_organiser(user):
+            raise NotAllowed(f"only an organiser may resume the reference bot {bot.name!r}")
+    elif not bot.is_owned_by(user):
         raise NotAllowed(f"only the owner of bot {bot.name!r} may resume it")
     entry = LadderEntry.objects.filter(bot=bot).first()
     if entry is not None and entry.is_paused():
@@ -281,7 +294,19 @@ def fitted_skills(game: str, bot_ids: list[int]) -> dict[int, tuple[float, float
     }
 
 
-def entrants(game: str, entries: dict[int, LadderEntry]) -> list[Entrant]:
+def fair_share_owner(bot_id: int, owner_id: int, anchors: set[int]) -> int:
+    """Whose seats a bot's seats count as in the fair share: its owner's, or an anchor's own.
+
+    An anchor stands for itself (as a negative id, which no user has): the arena's one user
+    owns them all, and one owner's share split between every yardstick would starve them.
+    """
+    return -bot_id if bot_id in anchors else owner_id
+
+
+def entrants(
+    game: str, entries: dict[int, LadderEntry], anchors: set[int] | None = None
+) -> list[Entrant]:
+    anchors = anchor_ids(game) if anchors is None else anchors
     bots = {
         b.pk: b
         for b in Bot.objects.filter(pk__in=list(entries)).only("id", "owner_id", "is_active")
@@ -296,7 +321,7 @@ def entrants(game: str, entries: dict[int, LadderEntry]) -> list[Entrant]:
         found.append(
             Entrant(
                 bot_id=bot_id,
-                owner_id=bots[bot_id].owner_id,
+                owner_id=fair_share_owner(bot_id, bots[bot_id].owner_id, anchors),
                 version_id=entry.version_id,
                 rating=rating.rating if rating else 1500.0,
                 games=rating.games if rating else 0,
@@ -310,8 +335,9 @@ def entrants(game: str, entries: dict[int, LadderEntry]) -> list[Entrant]:
     return found
 
 
-def recent_history(game: str, since: datetime) -> History:
-    """Seats per owner, games per pair and matches per size over the recent window."""
+def recent_history(game: str, since: datetime, anchors: set[int] | None = None) -> History:
+    """Seats per owner (an anchor its own), games per pair and matches per size recently."""
+    anchors = anchor_ids(game) if anchors is None else anchors
     history = History()
     ids = list(
         Match.objects.filter(game=game, purpose=LADDER, created_at__gte=since)
@@ -325,7 +351,9 @@ def recent_history(game: str, since: datetime) -> History:
         .order_by("match_id", "seat")
         .values_list("match_id", "bot_id", "bot__owner_id")
     ):
-        tables.setdefault(match_id, []).append((bot_id, owner_id))
+        tables.setdefault(match_id, []).append(
+            (bot_id, fair_share_owner(bot_id, owner_id, anchors))
+        )
     for seats in tables.values():
         bots = [bot for bot, _ in seats]
         history.add(bots, dict(seats), 1)
@@ -390,18 +418,19 @@ def schedule_game(
         if budget == 0:
             return []
         since = now - timedelta(seconds=settings.ARENA_LADDER_WINDOW_SECONDS)
+        anchors = anchor_ids(spec.name)
         policy = Policy(
             ladder.newcomer_games,
             settings.ARENA_LADDER_EXPLORATION,
             duplicate_sets=settings.ARENA_LADDER_DUPLICATE_SETS,
         )
         tables = plan_tables(
-            entrants(spec.name, entries),
+            entrants(spec.name, entries, anchors),
             table_sizes(ladder),
             budget,
             rng,
             policy,
-            recent_history(spec.name, since),
+            recent_history(spec.name, since, anchors),
         )
         versions = {bot_id: entry.version_id for bot_id, entry in entries.items()}
         groups = create_sets(spec, tables, versions, rng)
@@ -507,7 +536,7 @@ def summary(ladder: Ladder, capacity: int | None = None, bots: bool = False) -> 
 
 
 def bot_rows(game: str) -> list[dict[str, Any]]:
-    """Per bot on the ladder: its version, status and ladder games (finished)."""
+    """Per bot on the ladder: whether it is an anchor, its version, status and ladder games."""
     entries = {
         e.bot_id: e
         for e in LadderEntry.objects.filter(bot__game=game).select_related("bot", "bot__owner")
@@ -542,6 +571,7 @@ def bot_rows(game: str) -> list[dict[str, Any]]:
                 "bot_id": bot_id,
                 "bot": entry.bot.name,
                 "owner": entry.bot.owner.username,
+                "anchor": entry.bot.is_anchor(),
                 "version": numbers.get(entry.version_id),
                 "status": status,
                 "ladder_games": finished.get(bot_id, 0),

@@ -3,7 +3,8 @@
 Each entry carries the latest fit's skill, its 95% interval and 95% rank interval, the
 time of that fit (null before the first), and whether the skill is still provisional
 (`arena.ratings.whole_history.is_provisional`: too few games in the fit or too wide an
-interval). The Elo is a column and the other order (`elo`). Cooperative games add their
+interval). The Elo is a column and the other order (`elo`). `anchor` marks the reference
+bots (`Bot.is_anchor`): the ladder's fixed yardsticks. Cooperative games add their
 columns (team score, success rate and its Wilson interval, and the fit's contribution
 to team score).
 """
@@ -79,6 +80,7 @@ def entry(rating: Rating, rank: int, cooperative: bool, fit: SkillFit | None) ->
         "bot": rating.bot.name,
         "bot_id": rating.bot_id,
         "owner": rating.bot.owner.username,
+        "anchor": rating.bot.is_anchor(),
         "rating": round(rating.rating, 1),
         "games": rating.games,
         "wins": rating.wins,

@@ -17,8 +17,10 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 
 import engine
+from arena.accounts import is_organiser
 from arena.errors import ArenaError
 from arena.models import Bot, BotVersion, LadderEntry, Match, MatchSeat, Tournament
+from arena.services import anchors as anchor_service
 from arena.services import ladder as ladder_service
 from arena.services import leaderboards as leaderboard_service
 from arena.services import rating_history
@@ -140,6 +142,7 @@ def bot_detail(request: HttpRequest, pk: int) -> HttpResponse:
     if chart is not None:
         chart.update(matches=history["elo_count"], fits=history["skill_count"])
     versions = list(bot.versions.defer("source").order_by("-number"))
+    against = anchor_service.against_anchors(bot)
     context = {
         "bot": bot,
         "owner": owner,
@@ -156,6 +159,10 @@ def bot_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "matches": matches,
         "ladder": ladder_status(bot),
         "cooperative": engine.get_game(bot.game).cooperative,
+        # Which reference bots it beats with confidence (the API's /api/bots/<id>/anchors/).
+        "against": against,
+        # An anchor's owner never signs in: organisers put a paused one back.
+        "can_resume": owner or (against["anchor"] and is_organiser(request.user)),
     }
     return render(request, "web/bot.html", context)
 

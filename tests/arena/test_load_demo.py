@@ -72,3 +72,35 @@ def test_load_demo_puts_the_reference_bots_on_running_ladders(
     assert LadderEntry.objects.filter(bot__game="duel").count() == 2
     ids = run_on_commit(schedule_game, "duel", 4, random.Random(1))
     assert len(ids) == 4 and set(ids) <= set(enqueued)
+
+
+def test_the_reference_bots_are_anchors_that_no_author_replaces(
+    reference_dir, author, author_user, make_bot
+):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from arena.services.ladder import sync_entries
+    from tests.arena.conftest import GOOD_BOT
+
+    def upload(**fields):
+        return {"file": SimpleUploadedFile("bot.py", GOOD_BOT), **fields}
+
+    # An author's bot that took a reference bot's name first stays the author's, no anchor.
+    taken = make_bot(author_user, "heuristic", game="crew")
+    (reference_dir / "crew_heuristic.py").write_bytes(b"def act(o, l):\n    return l[0]\n")
+    call_command("load_demo", "--no-start", stdout=io.StringIO(), stderr=io.StringIO())
+    assert not Bot.objects.get(pk=taken.pk).is_anchor()
+    anchors = {b.name: b for b in Bot.objects.anchors().filter(game="duel")}
+    assert set(anchors) == {"heuristic", "random"}
+    heuristic = anchors["heuristic"]
+    assert heuristic.is_anchor() and heuristic.versions.count() == 1
+    # No author adds a version to a reference bot or takes its name.
+    assert author.post(f"/api/bots/{heuristic.pk}/versions/", upload()).status_code == 403
+    reply = author.post("/api/bots/", upload(name="heuristic", game="duel"))
+    assert reply.status_code == 409
+    # An author's new bot joins the ladder beside the anchors, which stay on it as they were.
+    mine = make_bot(author_user, "mine")
+    entries = sync_entries("duel")
+    assert set(entries) == {heuristic.pk, anchors["random"].pk, mine.pk}
+    assert entries[heuristic.pk].version_id == heuristic.latest_version().pk
+    assert heuristic.versions.count() == 1

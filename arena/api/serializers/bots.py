@@ -60,6 +60,12 @@ class RatingSummarySerializer(serializers.ModelSerializer):
 
 class BotSerializer(serializers.ModelSerializer):
     owner = serializers.CharField(source="owner.username", read_only=True)
+    anchor = serializers.BooleanField(
+        source="is_anchor",
+        read_only=True,
+        help_text="a reference bot (owned by the arena, loaded from bots/reference/): a fixed "
+        "yardstick on its game's ladder; /anchors/ says how a bot fares against each",
+    )
     version_count = serializers.IntegerField(read_only=True)
     latest_version = serializers.SerializerMethodField()
     rating = serializers.SerializerMethodField()
@@ -80,6 +86,7 @@ class BotSerializer(serializers.ModelSerializer):
             "id",
             "name",
             "owner",
+            "anchor",
             "game",
             "is_active",
             "created_at",
@@ -199,3 +206,63 @@ class RatingHistorySerializer(serializers.Serializer):
     game = serializers.CharField()
     elo = EloPointSerializer(many=True, help_text="live Elo after each rated match")
     skill = SkillPointSerializer(many=True, help_text="whole-history skill at each refit")
+
+
+# --- against the anchors --------------------------------------------------------------------
+
+
+class AnchorRecordSerializer(serializers.Serializer):
+    """One reference bot; the fields of the other measure are null."""
+
+    bot_id = serializers.IntegerField(help_text="the reference bot")
+    bot = serializers.CharField()
+    games = serializers.IntegerField(
+        help_text="head_to_head: rated matches where both sat; success_rate: this bot's rated "
+        "matches"
+    )
+    ahead = serializers.IntegerField(
+        allow_null=True, help_text="head_to_head: matches it finished ahead of the reference"
+    )
+    ties = serializers.IntegerField(
+        allow_null=True, help_text="head_to_head: matches where they shared a rank (half a win)"
+    )
+    behind = serializers.IntegerField(allow_null=True, help_text="head_to_head")
+    successes = serializers.IntegerField(allow_null=True, help_text="success_rate")
+    share = serializers.FloatField(
+        allow_null=True,
+        help_text="head_to_head: (ahead + ties / 2) / games; success_rate: this bot's success "
+        "rate; null without games",
+    )
+    share_low = serializers.FloatField(allow_null=True, help_text="95% Wilson interval of share")
+    share_high = serializers.FloatField(allow_null=True)
+    reference_games = serializers.IntegerField(allow_null=True, help_text="success_rate")
+    reference_successes = serializers.IntegerField(allow_null=True, help_text="success_rate")
+    reference_share = serializers.FloatField(
+        allow_null=True, help_text="success_rate: the reference's own success rate"
+    )
+    reference_low = serializers.FloatField(
+        allow_null=True, help_text="success_rate: its 95% Wilson interval"
+    )
+    reference_high = serializers.FloatField(allow_null=True)
+    verdict = serializers.ChoiceField(
+        choices=["beats", "loses to", "not yet separated"],
+        help_text="head_to_head: beats when share_low > 0.5, loses to when share_high < 0.5; "
+        "success_rate: beats when its interval lies wholly above the reference's, loses to "
+        "when wholly below",
+    )
+
+
+class AgainstAnchorsSerializer(serializers.Serializer):
+    bot_id = serializers.IntegerField()
+    game = serializers.CharField()
+    anchor = serializers.BooleanField(help_text="whether this bot is itself a reference bot")
+    measure = serializers.ChoiceField(
+        choices=["head_to_head", "success_rate"],
+        help_text="head_to_head: its score share against each reference (a draw, or a shared "
+        "rank at a larger table, as half); success_rate: cooperative games, where every seat "
+        "is on one team, set the success rates side by side",
+    )
+    beats = serializers.ListField(
+        child=serializers.CharField(), help_text="the references it beats with confidence"
+    )
+    anchors = AnchorRecordSerializer(many=True, help_text="one per active reference bot")

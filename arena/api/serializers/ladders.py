@@ -18,6 +18,7 @@ class LadderBotSerializer(serializers.Serializer):
     bot_id = serializers.IntegerField()
     bot = serializers.CharField()
     owner = serializers.CharField()
+    anchor = serializers.BooleanField(help_text="a reference bot: a fixed yardstick")
     version = serializers.IntegerField(allow_null=True)
     status = serializers.ChoiceField(choices=LadderEntry.Status.choices)
     ladder_games = serializers.IntegerField(help_text="finished ladder matches")

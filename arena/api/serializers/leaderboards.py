@@ -12,6 +12,10 @@ class LeaderboardEntrySerializer(serializers.Serializer):
     bot = serializers.CharField()
     bot_id = serializers.IntegerField()
     owner = serializers.CharField()
+    anchor = serializers.BooleanField(
+        help_text="a reference bot (owned by the arena, loaded from bots/reference/): a fixed"
+        " yardstick on the game's ladder"
+    )
     rating = serializers.FloatField()
     games = serializers.IntegerField()
     wins = serializers.IntegerField()

@@ -31,6 +31,7 @@ from arena.models import (
     Bot,
     BotVersion,
 )
+from arena.services import anchors as anchor_service
 from arena.services import bots as bot_service
 from arena.services import ladder as ladder_service
 from arena.services import skills as skill_service
@@ -103,7 +104,13 @@ class BotViewSet(
         return super().list(request, *args, **kwargs)
 
     def get_permissions(self):
-        if self.action in {"list", "retrieve", "versions", "ratings"} and self.request.method in {
+        if self.action in {
+            "list",
+            "retrieve",
+            "versions",
+            "ratings",
+            "anchors",
+        } and self.request.method in {
             "GET",
             "HEAD",
             "OPTIONS",
@@ -210,7 +217,16 @@ class BotViewSet(
         return Response(s.RatingHistorySerializer(data).data)
 
     @extend_schema(
-        summary="Put a bot paused for a crash loop back on its ladder (owner only)",
+        summary="Which reference bots (the ladder's anchors) the bot beats with confidence",
+        responses=s.AgainstAnchorsSerializer,
+    )
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def anchors(self, request, pk=None):
+        bot = self.get_object()
+        return Response(s.AgainstAnchorsSerializer(anchor_service.against_anchors(bot)).data)
+
+    @extend_schema(
+        summary="Put a bot paused for a crash loop back on its ladder (owner; organisers for a reference bot)",
         request=None,
         responses=s.BotSerializer,
     )

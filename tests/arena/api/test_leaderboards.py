@@ -34,6 +34,7 @@ def test_before_the_first_fit_a_leaderboard_is_ordered_by_elo(
         "bot": "high",
         "bot_id": high.pk,
         "owner": "bob",
+        "anchor": False,
         "rating": 1550.2,
         "games": 4,
         "wins": 3,

@@ -90,6 +90,7 @@ def documented(client, method: str, path: str) -> set[str]:
         ),
         ("GET", "/api/leaderboards/{game}/", {"200", "400", "401", "404", "429"}),  # bad ?order=
         ("GET", "/api/bots/{id}/ratings/", {"200", "400", "401", "404", "429"}),
+        ("GET", "/api/bots/{id}/anchors/", {"200", "401", "404", "429"}),
         ("POST", "/api/challenges/", {"201", "400", "401", "403", "409", "503", "429"}),
         ("GET", "/api/challenges/{id}/", {"200", "401", "404", "429"}),
         ("POST", "/api/challenges/{id}/cancel/", {"200", "401", "403", "404", "409", "429"}),
