@@ -27,6 +27,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -199,7 +200,7 @@ class InformationSetSearch:
         self.last_iterations = iterations
         keys = {action_key(a): a for a in legal_actions}
         margin = GUIDE_SHARE * iterations
-        best = max(
+        searched = [
             (
                 child.visits + (margin if key == self.guided else 0),
                 child.total / max(1, child.visits),
@@ -207,8 +208,18 @@ class InformationSetSearch:
             )
             for key, child in root.children.items()
             if key in keys
-        )
-        return keys[best[2]]
+        ]
+        if not searched:
+            # No world offered one of the real choices at the root (a world rebuilt a
+            # step inexactly, and there was time for a single iteration): the guide's
+            # choice, else the first. Said on stderr, where the author reads it.
+            print(
+                f"search: no sampled world offered these {len(keys)} choices after "
+                f"{iterations} iteration(s); playing the guide's or the first",
+                file=sys.stderr,
+            )
+            return keys[self.guided] if self.guided in keys else legal_actions[0]
+        return keys[max(searched)[2]]
 
     def expected_decisions(self) -> float | None:
         """This seat's mean decisions (with a choice) left in the last move's playouts."""

@@ -151,3 +151,19 @@ def test_a_guided_search_without_time_to_tell_plays_the_guides_move(game):
             state.observation(seat), legal, history=history_until(game, 8, state), playouts=3
         )
         assert chosen == suggestion
+
+
+def test_choices_no_world_offers_still_get_a_legal_answer():
+    """A world rebuilt inexactly may offer none of the real choices: the search answers
+    one of the real ones (the guide's when it has one), never an error."""
+    state = positions("moonrakers", seed=4, count=1)[0]
+    seat = state.to_move()
+    observation = state.observation(seat)
+    unknown = [["not", "in", "any", "world"], ["nor", "this"]]
+    history = history_until("moonrakers", 4, state)
+    plain = InformationSetSearch("moonrakers", seat, worlds=2, seed=3)
+    assert plain.choose(observation, unknown, history=history, playouts=4) == unknown[0]
+    guided = InformationSetSearch(
+        "moonrakers", seat, worlds=2, seed=3, guide=lambda observation, actions: actions[1]
+    )
+    assert guided.choose(observation, unknown, history=history, playouts=4) == unknown[1]
