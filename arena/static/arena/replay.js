@@ -87,6 +87,24 @@
   }
   function viewName() { return view === "spectator" ? view : "seat:" + view; }
 
+  /* The game's board plugin (arena/static/arena/boards/<game>.js, interface in common.js), or
+   * none: then the data view alone. A board that throws falls back to the data view too. */
+  var boards = window.MoonBoards || {};
+  var board = boards[root.dataset.game] && typeof boards[root.dataset.game].draw === "function" ? boards[root.dataset.game] : null;
+  function boardContext() {
+    var seat = view === "spectator" ? null : Number(view);
+    return { game: root.dataset.game, players: names.length, names: names, view: viewName(), seat: seat, svg: boards.svg };
+  }
+  function drawBoard(frame) {
+    if (!board) return null;
+    try {
+      return el("div", { class: "board-wrap", id: "replay-board" }, [board.draw(frame, boardContext())]);
+    } catch (error) {
+      if (window.console) console.warn("board " + root.dataset.game + ": " + error);
+      return null;
+    }
+  }
+
   var stage = el("div", { class: "step", "aria-live": "polite" });
   var slider = el("input", { type: "range", min: "0", value: "0", "aria-label": "Frame" });
   var counter = el("span", { id: "replay-counter" });
@@ -110,6 +128,8 @@
     slider.value = String(index);
     counter.textContent = "Step " + index + " of " + (frames.length - 1);
     stage.textContent = "";
+    var drawn = drawBoard(frame);
+    if (drawn) stage.appendChild(drawn);
     stage.appendChild(el("p", { id: "replay-action", text: frame.actor === null ? "The start of the game." : seatName(frame.actor) + " played " + short(frame.action) }));
     stage.appendChild(el("p", { class: "muted", text: frame.to_move === null ? "The game is over." : "To move: " + seatName(frame.to_move) }));
     var s = scores(root.dataset.game, v);
