@@ -221,6 +221,8 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "has_record": Match.objects.filter(pk=pk, record__isnull=False).exists(),
         "names": [s.bot.name for s in match.seats.all()],
         "board_script": board_script(match.game),
+        # The replay viewer shows a seat's stderr beside that seat's view, to its author only.
+        "own_stderr": {str(i["seat"].seat): i["stderr"] for i in shown if i["stderr"]},
     }
     return render(request, "web/match.html", context)
 
