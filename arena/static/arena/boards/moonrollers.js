@@ -156,19 +156,18 @@
   function draw(frame, ctx) {
     var svg = ctx.svg, v = frame.view || {}, turn = v.turn || {};
     var players = v.players || [];
-    var height = 300 + players.length * 90 + 24;
+    var height = 278 + players.length * 90;
     var out = svg.root("moonrollers", frame, W, height, []);
     out.appendChild(svg.rect(0, 0, W, height, { rx: 0, fill: "#ffffff", stroke: "none" }));
     var mover = turn.player === undefined || turn.player === null ? "—" : ctx.names[turn.player] || "seat " + turn.player;
-    out.appendChild(svg.text(4, 16, "Turn: " + svg.clip(mover, 16) + " · " + (turn.phase || (frame.result ? "over" : "")), { "font-weight": "bold" }));
-    out.appendChild(svg.text(W - 4, 16, "supply " + v.supply + " · deck " + v.deck_size + " · pile " + v.hazard_pile, { "text-anchor": "end", "font-size": 11, fill: "#4a5568" }));
+    out.appendChild(svg.text(4, 16, "Turn: " + svg.clip(mover, 22) + " · " + (turn.phase || (frame.result ? "over" : "")), { "font-weight": "bold" }));
     out.appendChild(diceRow(svg, "Roll", expand(turn.rolled), 24, turn.first_roll ? "first roll" : ""));
     var need = turn.need ? "locked " + (turn.locked || 0) + ", need " + turn.need : "locked " + (turn.locked || 0);
     out.appendChild(diceRow(svg, "Pool", expand(turn.pool), 52, need));
     // The display: five crew cards on offer.
     var display = v.display || [];
     var cw = Math.floor((W - 8 - (display.length - 1) * 4) / Math.max(display.length, 1));
-    out.appendChild(svg.text(4, 96, "Crew on display (deck " + v.deck_size + ")", { "font-size": 12, fill: "#4a5568" }));
+    out.appendChild(svg.text(4, 96, "Crew on display · deck " + v.deck_size + " · dice supply " + v.supply + " · hazard pile " + v.hazard_pile, { "font-size": 12, fill: "#4a5568" }));
     display.forEach(function (crew, i) { out.appendChild(displayCard(svg, crew, 4 + i * (cw + 4), 102, cw, 116, turn)); });
     // The roll's resolution: what the last action did.
     var resolution = said(frame, ctx);
