@@ -10,6 +10,11 @@ a bot had can tell what it holds. A frame of the engine carries them all, which 
 size by the seats plus one; the viewer shows one view at a time and asks for another when
 switched.
 
+A running match has a partial record (the worker stores it every ARENA_LIVE_RECORD_SECONDS):
+its frames so far are computed on each request and never cached, so a live viewer sees new
+steps. A queued or held match shows no replay (a record left by an attempt given back is not
+the match's). Only a finished match's frames are cached.
+
 The frames follow from the record and the engine's rules version alone, so the cache key is
 the match id, the rules version and the view: a new rules version never serves an old
 drawing. The first request of a match replays it once and stores every view's document (the
@@ -66,6 +71,8 @@ def frames_json(match_id: int, view: str = SPECTATOR) -> bytes:
         raise NotFound(f"no match {match_id}")
     view = check_view(view, match.players)
     finished = match.status == Match.Status.FINISHED
+    if match.status in (Match.Status.QUEUED, Match.Status.HELD):
+        raise NotFound(f"match {match.pk} has no replay yet (it is {match.status})")
     if view == REVEALED and not finished:
         raise Conflict(
             f"match {match.pk} is {match.status}: the revealed view is for finished matches only"
@@ -75,7 +82,7 @@ def frames_json(match_id: int, view: str = SPECTATOR) -> bytes:
     except engine.UnknownGame as exc:
         raise Conflict(f"match {match.pk}: {exc}") from exc
     cache = caches[CACHE]
-    cached = cache.get(cache_key(match.pk, rules_version, view))
+    cached = cache.get(cache_key(match.pk, rules_version, view)) if finished else None
     if cached is not None:
         return bytes(cached)
     # The record only on a miss: it is the row's largest column.
@@ -92,6 +99,11 @@ def frames_json(match_id: int, view: str = SPECTATOR) -> bytes:
         "rules_version": rules_version,
         "players": record["players"],
     }
+    if not finished:
+        return json.dumps(
+            {**head, "view": view, "frames": [_one_view(f, view) for f in frames]},
+            separators=(",", ":"),
+        ).encode()
     documents = {
         name: json.dumps(
             {**head, "view": name, "frames": [_one_view(f, name) for f in frames]},

@@ -218,7 +218,10 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     context = {
         "match": match,
         "seats": shown,
-        "has_record": Match.objects.filter(pk=pk, record__isnull=False).exists(),
+        # A running match's partial record is watched live; a queued one shows none.
+        "has_record": Match.objects.filter(pk=pk, record__isnull=False)
+        .exclude(status__in=[Match.Status.QUEUED, Match.Status.HELD])
+        .exists(),
         "names": [s.bot.name for s in match.seats.all()],
         "board_script": board_script(match.game),
         # The replay viewer shows a seat's stderr beside that seat's view, to its author only.

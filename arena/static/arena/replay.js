@@ -442,7 +442,9 @@
       var n = wantedStep();
       if (n !== index) { stop(); show(n); }
     });
-    show(wantedStep());
+    // A running match opens at its latest step (and follows it), unless a link names one.
+    var named = /step=[0-9]/.test(location.hash + location.search);
+    show(running && !named ? frames.length - 1 : wantedStep());
     root.dataset.ready = "1";
     afterPaint();
     if (running) poll();

@@ -123,7 +123,7 @@ def test_the_revealed_view_holds_every_seat_once_the_match_is_finished(anonymous
     assert [seat["my_hazard_tokens"] for seat in middle["seats"]] == [
         o["my_hazard_tokens"] for o in replayed[len(replayed) // 2]["observations"]
     ]
-    for status in [Match.Status.RUNNING, Match.Status.FAILED, Match.Status.QUEUED]:
+    for status in [Match.Status.RUNNING, Match.Status.FAILED]:
         Match.objects.filter(pk=match.pk).update(status=status)
         caches[CACHE].clear()
         response = anonymous.get(f"/api/matches/{match.pk}/frames/?view=revealed")
@@ -134,6 +134,23 @@ def test_the_revealed_view_holds_every_seat_once_the_match_is_finished(anonymous
     )
     response = anonymous.get(f"/api/matches/{running.pk}/frames/?view=revealed")
     assert response.status_code == 409 and "finished matches only" in response.json()["detail"]
+
+
+def test_a_running_match_shows_its_partial_record_fresh_on_every_request(anonymous):
+    match = recorded_match("moonrollers")
+    full = match.record
+    partial = {**full, "actions": full["actions"][:10], "result": None}
+    Match.objects.filter(pk=match.pk).update(status=Match.Status.RUNNING, record=partial)
+    first = anonymous.get(f"/api/matches/{match.pk}/frames/?view=seat:1").json()["frames"]
+    assert len(first) == 11 and first[-1]["result"] is None
+    partial["actions"] = full["actions"][:25]
+    Match.objects.filter(pk=match.pk).update(record=partial)
+    later = anonymous.get(f"/api/matches/{match.pk}/frames/").json()["frames"]
+    assert len(later) == 26, "a running match's frames are never cached"
+    # Queued again (an attempt given back): what the attempt left is not the match's replay.
+    Match.objects.filter(pk=match.pk).update(status=Match.Status.QUEUED)
+    response = anonymous.get(f"/api/matches/{match.pk}/frames/")
+    assert response.status_code == 404 and "no replay yet" in response.json()["detail"]
 
 
 def test_a_view_the_match_has_not_is_a_400_naming_it(anonymous):

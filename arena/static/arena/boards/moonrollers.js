@@ -104,9 +104,9 @@
       var ry = 34 + i * 19;
       var committed = attempted && turn.committed === i;
       if (committed) g.appendChild(svg.rect(1, ry - 1, w - 2, 18, { fill: "#faf089", stroke: "none", rx: 2 }));
-      g.appendChild(faceIcon(svg, r.face, 4, ry, 16));
-      g.appendChild(svg.text(22, ry + 13, "×" + r.count + (r.x2 ? "²" : ""), { "font-size": 12 }));
-      if (r.hazard) g.appendChild(svg.el("polygon", { points: (w - 30) + "," + (ry + 15) + " " + (w - 23) + "," + (ry + 2) + " " + (w - 16) + "," + (ry + 15), fill: "#ecc94b", stroke: "#744210" }, [svg.title("hazard: completing it draws hazard tokens")]));
+      g.appendChild(faceIcon(svg, r.face, 3, ry, 15));
+      g.appendChild(svg.text(19, ry + 12, "×" + r.count + (r.x2 ? "²" : ""), { "font-size": 12 }));
+      if (r.hazard) g.appendChild(svg.el("polygon", { points: (w - 27) + "," + (ry + 14) + " " + (w - 21) + "," + (ry + 3) + " " + (w - 15) + "," + (ry + 14), fill: "#ecc94b", stroke: "#744210" }, [svg.title("hazard: completing it draws hazard tokens")]));
       if (r.token !== null && r.token !== undefined) g.appendChild(svg.circle(w - 8, ry + 8, 6, { fill: svg.colour(r.token), stroke: "#1a202c" }, []));
     });
     return g;
