@@ -1,11 +1,48 @@
 """A Moonrakers search bot: information-set Monte Carlo tree search over worlds
-sampled from its observation (bots/sdk/search.py), random playouts, half the move limit a
-move, starting from the heuristic's choice and keeping it unless the search finds better."""
+sampled from its observation (bots/sdk/search.py), half the move limit a move, starting from
+the heuristic's choice and keeping it unless the search finds better.
 
-from bots.reference import moonrakers_heuristic
-from bots.sdk.search import SearchBot
+Random play never scores in Moonrakers (games end at the round cap with no Prestige), so a
+playout to the end tells nothing; playouts stop after `playout_depth` random decisions and
+`standing` scores the world there: Prestige, Credits, and the deck and Ship Parts each
+player has built, valued as the heuristic values them."""
+
+from bots.reference import moonrakers_heuristic as heuristic
+from bots.sdk.search import SearchBot, standing_reward
+
+PRESTIGE_WEIGHT = 3.0  # a Prestige, against the heuristic's card and part values
+CREDIT_WEIGHT = heuristic.CREDIT_WEIGHT
+CARD_WEIGHT = 0.5  # a card's value counts for a share only: it pays back over later turns
+PART_WEIGHT = 0.6
+SCALE = 3.0  # a standing lead of a Prestige is worth about 73% to 27%
+
+
+def _part_name(part):
+    return part[0] if isinstance(part, list | tuple) else part
+
+
+def standing(state):
+    """Each player's standing, in Prestige-worth units (higher is better)."""
+    values = []
+    for seat in range(state.num_players):
+        cards = state.hand[seat] + state.draw[seat] + state.discard[seat] + state.inplay[seat]
+        deck = sum(heuristic._card_value(c) for c in cards if isinstance(c, str))
+        parts = sum(heuristic._part_value(_part_name(p)) for p in state.parts[seat])
+        values.append(
+            PRESTIGE_WEIGHT * state.prestige[seat]
+            + CREDIT_WEIGHT * state.credits[seat]
+            + CARD_WEIGHT * deck
+            + PART_WEIGHT * parts
+        )
+    return values
+
+
+def evaluate(state):
+    return standing_reward(standing(state), SCALE)
 
 
 class Bot(SearchBot):
     game = "moonrakers"
-    guide = staticmethod(moonrakers_heuristic.act)
+    guide = staticmethod(heuristic.act)
+    evaluate = staticmethod(evaluate)
+    playout_depth = 12

@@ -41,11 +41,13 @@ MOVE_SHARE = 0.5  # of move_seconds: the rest is the margin for a loaded host
 MATCH_SHARE = 0.6  # of cpu_seconds and match_seconds a search may spend in one match
 MIN_SECONDS = 0.005
 MAX_PLAYOUT_DECISIONS = 3000
+MIN_DECISIONS_LEFT = 10  # the decisions a budget keeps time for when no playout ends
 
 GUIDE_BIAS = 1.0  # the guide's action's extra UCB value at the root, fading with visits
 GUIDE_SHARE = 0.15  # of the iterations: the visits another action needs beyond the guide's
 
 Reward = Callable[[State], list[float]]
+Evaluate = Callable[[State], list[float]]
 Policy = Callable[[State, list[Any], random.Random], Any]
 Guide = Callable[[dict[str, Any], list[Any]], Any]
 
@@ -76,6 +78,24 @@ def rank_reward(state: State) -> list[float]:
         (players - rank) / (players - 1) * 0.9 + 0.1 * (score / best if best else 0)
         for rank, score in zip(ranks, scores, strict=True)
     ]
+
+
+def standing_reward(values: list[float], scale: float = 1.0) -> list[float]:
+    """A reward per seat, 0 to 1, for a game not yet over, from each seat's estimated
+    standing (a number per seat, higher is better): the mean over the other seats of a
+    logistic in the difference, `scale` apart counting as about 73% to 27%. Equal
+    standings get 0.5 each; a lone seat gets 1."""
+    players = len(values)
+    if players == 1:
+        return [1.0]
+    rewards = []
+    for seat, value in enumerate(values):
+        total = 0.0
+        for other, against in enumerate(values):
+            if other != seat:
+                total += 1.0 / (1.0 + math.exp(max(-50.0, min(50.0, (against - value) / scale))))
+        rewards.append(total / (players - 1))
+    return rewards
 
 
 def random_policy(state: State, legal: list[Any], rng: random.Random) -> Any:
@@ -134,6 +154,8 @@ class InformationSetSearch:
         policy: Policy = random_policy,
         reward: Reward = rank_reward,
         guide: Guide | None = None,
+        evaluate: Evaluate | None = None,
+        playout_depth: int | None = None,
         seed: Any = 0,
     ) -> None:
         self.game = game
@@ -148,6 +170,11 @@ class InformationSetSearch:
         # little time to tell actions apart plays the heuristic's move, not noise.
         self.guide = guide
         self.guided: Any = None
+        # A static evaluation of an unfinished world (a reward per seat, like `reward`'s):
+        # with it a playout stops after `playout_depth` decisions with a choice and the
+        # evaluation scores the world where it stopped.
+        self.evaluate = evaluate
+        self.playout_depth = playout_depth if evaluate is not None else None
         self.rng = random.Random(f"search:{seed}:{seat}")
         self.decisions_seen: list[int] = []  # this seat's decisions per playout, last move
         self.last_iterations = 0
@@ -211,7 +238,8 @@ class InformationSetSearch:
         return keys[best[2]]
 
     def expected_decisions(self) -> float | None:
-        """This seat's mean decisions (with a choice) left in the last move's playouts."""
+        """This seat's mean decisions (with a choice) left in the last move's playouts that
+        reached the end (none when every playout was cut short)."""
         if not self.decisions_seen:
             return None
         return sum(self.decisions_seen) / len(self.decisions_seen)
@@ -254,8 +282,13 @@ class InformationSetSearch:
             node = child
             path.append(child)
         mine += self._play_out(world)
-        self.decisions_seen.append(mine)
-        rewards = self.reward(world) if world.is_terminal() else [0.5] * world.num_players
+        if world.is_terminal():
+            self.decisions_seen.append(mine)
+            rewards = self.reward(world)
+        elif self.evaluate is not None:
+            rewards = self.evaluate(world)
+        else:
+            rewards = [0.5] * world.num_players
         for visited in path[1:]:
             visited.visits += 1
             if visited.seat is not None:
@@ -269,16 +302,25 @@ class InformationSetSearch:
         return mean + explore + (GUIDE_BIAS / (1 + child.visits) if guided else 0.0)
 
     def _play_out(self, world: State) -> int:
-        """Play to the end (or the cap); this seat's decisions with a choice on the way."""
+        """Play to the end (or the cap, or `playout_depth` decisions with a choice); this
+        seat's decisions with a choice on the way."""
         mine = 0
+        depth = self.playout_depth
         policy, rng, seat = self.policy, self.rng, self.seat
         for _ in range(MAX_PLAYOUT_DECISIONS):
             if world.is_terminal():
                 break
             legal = world.legal_actions()
-            if len(legal) > 1 and world.to_move() == seat:
+            if len(legal) == 1:
+                world.apply(legal[0])
+                continue
+            if depth is not None:
+                if depth <= 0:
+                    break
+                depth -= 1
+            if world.to_move() == seat:
                 mine += 1
-            world.apply(legal[0] if len(legal) == 1 else policy(world, legal, rng))
+            world.apply(policy(world, legal, rng))
         return mine
 
 
@@ -286,13 +328,17 @@ class SearchBot:
     """A bot class for the runner: one instance per match, IS-MCTS on every decision.
 
     Subclasses set `game`, and may set `policy`, `reward`, `guide` (a heuristic's
-    `act(observation, legal_actions)` the search starts from), `worlds`, `exploration`
-    and `playouts` (a fixed number of iterations a move, for reproducible play)."""
+    `act(observation, legal_actions)` the search starts from), `evaluate` with
+    `playout_depth` (playouts cut short and scored by a static evaluation), `worlds`,
+    `exploration` and `playouts` (a fixed number of iterations a move, for reproducible
+    play)."""
 
     game = ""
     policy: Policy = staticmethod(random_policy)
     reward: Reward = staticmethod(rank_reward)
     guide: Guide | None = None
+    evaluate: Evaluate | None = None
+    playout_depth: int | None = None
     worlds = 16
     exploration = 0.7
     playouts: int | None = None
@@ -315,6 +361,8 @@ class SearchBot:
             policy=self.policy,
             reward=self.reward,
             guide=self.guide,
+            evaluate=self.evaluate,
+            playout_depth=self.playout_depth,
             seed=f"{info.get('seed', 0)}:{info.get('match', 0)}",
         )
 
@@ -340,4 +388,6 @@ class SearchBot:
         expected = self.search.expected_decisions()
         if expected is not None:
             self.budget.decisions_left = expected
+        else:  # playouts cut short: count down from the guess, keeping a reserve
+            self.budget.decisions_left = max(MIN_DECISIONS_LEFT, self.budget.decisions_left - 1)
         return action
