@@ -14,6 +14,8 @@ PRESTIGE_WEIGHT = 3.0  # a Prestige, against the heuristic's card and part value
 CREDIT_WEIGHT = heuristic.CREDIT_WEIGHT
 CARD_WEIGHT = 0.5  # a card's value counts for a share only: it pays back over later turns
 PART_WEIGHT = 0.6
+DEALS = frozenset(("negotiate", "offer", "answer", "join"))
+STRATEGIC = DEALS | {"plan"}
 SCALE = 3.0  # a standing lead of a Prestige is worth about 73% to 27%
 
 
@@ -37,6 +39,22 @@ def standing(state):
     return values
 
 
+def strategic(observation):
+    """Contracts and deals: their payoff comes after the contract, beyond the playouts."""
+    pending = observation.get("pending") or [""]
+    return pending[0] in STRATEGIC
+
+
+def policy(state, legal, rng):
+    """Random, except the deals between players (invitations, offers, answers), which
+    the heuristic makes: a random answer would make any offer look acceptable."""
+    if state.stack and state.stack[-1][0] in DEALS:
+        choice = heuristic.act(state.observation(state.to_move()), legal)
+        if choice in legal:
+            return choice
+    return legal[rng.randrange(len(legal))]
+
+
 def evaluate(state):
     return standing_reward(standing(state), SCALE)
 
@@ -44,5 +62,7 @@ def evaluate(state):
 class Bot(SearchBot):
     game = "moonrakers"
     guide = staticmethod(heuristic.act)
+    trust_guide = staticmethod(strategic)
+    policy = staticmethod(policy)
     evaluate = staticmethod(evaluate)
     playout_depth = 12

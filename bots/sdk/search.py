@@ -156,6 +156,7 @@ class InformationSetSearch:
         guide: Guide | None = None,
         evaluate: Evaluate | None = None,
         playout_depth: int | None = None,
+        guide_share: float = GUIDE_SHARE,
         seed: Any = 0,
     ) -> None:
         self.game = game
@@ -169,6 +170,7 @@ class InformationSetSearch:
         # search finds better by a clear margin (progressive bias), so a search with too
         # little time to tell actions apart plays the heuristic's move, not noise.
         self.guide = guide
+        self.guide_share = guide_share  # of the iterations: another action's visits needed
         self.guided: Any = None
         # A static evaluation of an unfinished world (a reward per seat, like `reward`'s):
         # with it a playout stops after `playout_depth` decisions with a choice and the
@@ -225,7 +227,7 @@ class InformationSetSearch:
             iterations += 1
         self.last_iterations = iterations
         keys = {action_key(a): a for a in legal_actions}
-        margin = GUIDE_SHARE * iterations
+        margin = self.guide_share * iterations
         best = max(
             (
                 child.visits + (margin if key == self.guided else 0),
@@ -328,7 +330,9 @@ class SearchBot:
     """A bot class for the runner: one instance per match, IS-MCTS on every decision.
 
     Subclasses set `game`, and may set `policy`, `reward`, `guide` (a heuristic's
-    `act(observation, legal_actions)` the search starts from), `evaluate` with
+    `act(observation, legal_actions)` the search starts from; `guide_share`, the share of
+    the iterations another action needs beyond it; `trust_guide(observation)`, true for
+    the decisions left to the guide unsearched), `evaluate` with
     `playout_depth` (playouts cut short and scored by a static evaluation), `worlds`,
     `exploration` and `playouts` (a fixed number of iterations a move, for reproducible
     play)."""
@@ -339,6 +343,11 @@ class SearchBot:
     guide: Guide | None = None
     evaluate: Evaluate | None = None
     playout_depth: int | None = None
+    guide_share = GUIDE_SHARE
+    # Decisions the search leaves to the guide: when this says so of an observation, the
+    # bot plays the guide's move without searching (for decisions whose payoff lies
+    # beyond what the playouts see).
+    trust_guide: Callable[[dict[str, Any]], bool] | None = None
     worlds = 16
     exploration = 0.7
     playouts: int | None = None
@@ -363,6 +372,7 @@ class SearchBot:
             guide=self.guide,
             evaluate=self.evaluate,
             playout_depth=self.playout_depth,
+            guide_share=self.guide_share,
             seed=f"{info.get('seed', 0)}:{info.get('match', 0)}",
         )
 
@@ -371,6 +381,16 @@ class SearchBot:
             self.setup({})
         assert self.search is not None
         observation = dict(observation)
+        if (
+            self.guide is not None
+            and self.trust_guide is not None
+            and self.trust_guide(observation)
+        ):
+            self.history.append(observation)
+            guided = self.guide(observation, legal_actions)
+            if guided in legal_actions:
+                return guided
+            self.history.pop()
         started_cpu, started_wall = time.process_time(), time.perf_counter()
         try:
             action = self.search.choose(

@@ -255,3 +255,59 @@ def test_the_evaluation_steers_the_search_toward_what_it_rewards():
         playouts=12 * len(legal),
     )
     assert chosen == target
+
+
+def test_the_guide_share_decides_how_clearly_the_search_must_beat_the_guide():
+    """The evaluation favours the first action and the guide the last: with no share the
+    search plays what it found; with the whole share it keeps the guide's move."""
+    state = positions("moonrollers", seed=6, count=1)[0]
+    seat = state.to_move()
+    legal = state.legal_actions()
+    favoured, suggested = legal[0], legal[-1]
+    assert favoured != suggested
+    chosen = {}
+    for share in (0.0, 1.0):
+        searches: list[_RootRecordingSearch] = []
+
+        def evaluate(world, searches=searches):
+            mine = 1.0 if world.actions[searches[0].root_length] == favoured else 0.0
+            return [mine if s == seat else 1.0 - mine for s in range(world.num_players)]
+
+        search = _RootRecordingSearch(
+            "moonrollers",
+            seat,
+            worlds=2,
+            seed=5,
+            evaluate=evaluate,
+            playout_depth=0,
+            guide=lambda observation, actions: actions[-1],
+            guide_share=share,
+        )
+        searches.append(search)
+        chosen[share] = search.choose(
+            state.observation(seat),
+            legal,
+            history=history_until("moonrollers", 6, state),
+            playouts=20 * len(legal),
+        )
+    assert chosen == {0.0: favoured, 1.0: suggested}
+
+
+class _TrustingSearch(SearchBot):
+    game = "moonrollers"
+    playouts = 40
+    worlds = 2
+    guide = staticmethod(lambda observation, actions: actions[-1])
+    trust_guide = staticmethod(lambda observation: True)
+
+
+def test_decisions_left_to_the_guide_are_not_searched_but_remembered():
+    bot = _TrustingSearch()
+    bot.setup({"seat": 0, "seed": 1, "match": 1, "limits": {}})
+    for state in positions("moonrollers", seed=7, count=3):
+        seat = state.to_move()
+        bot.search.seat = seat
+        legal = state.legal_actions()
+        assert bot.act(state.observation(seat), legal) == legal[-1]
+    assert bot.search.last_iterations == 0
+    assert len(bot.history) == 3
