@@ -5,7 +5,9 @@ the heuristic's choice and keeping it unless the search finds better.
 Random play never scores in Moonrakers (games end at the round cap with no Prestige), so a
 playout to the end tells nothing; playouts stop after `playout_depth` random decisions and
 `standing` scores the world there: Prestige, Credits, and the deck and Ship Parts each
-player has built, valued as the heuristic values them."""
+player has built, valued as the heuristic values them. Such playouts cannot see a contract
+pay off, so contracts, deals and the cards played on a contract are the heuristic's
+(`trust_guide`); the search decides the rest (buying, discarding, requirements, ...)."""
 
 from bots.reference import moonrakers_heuristic as heuristic
 from bots.sdk.search import SearchBot, standing_reward
@@ -15,7 +17,7 @@ CREDIT_WEIGHT = heuristic.CREDIT_WEIGHT
 CARD_WEIGHT = 0.5  # a card's value counts for a share only: it pays back over later turns
 PART_WEIGHT = 0.6
 DEALS = frozenset(("negotiate", "offer", "answer", "join"))
-STRATEGIC = DEALS | {"plan"}
+STRATEGIC = DEALS | {"plan", "step"}
 SCALE = 3.0  # a standing lead of a Prestige is worth about 73% to 27%
 
 
@@ -40,7 +42,8 @@ def standing(state):
 
 
 def strategic(observation):
-    """Contracts and deals: their payoff comes after the contract, beyond the playouts."""
+    """Contracts, deals and the cards played on a contract: their payoff comes when the
+    contract resolves, beyond what random playouts of a few decisions show."""
     pending = observation.get("pending") or [""]
     return pending[0] in STRATEGIC
 

@@ -214,15 +214,22 @@ class InformationSetSearch:
         root = _Node(None)
         self.decisions_seen = []
         iterations = 0
+        longest = last_cpu = 0.0
         while True:
             if playouts is not None:
                 if iterations >= playouts:
                     break
-            elif iterations and (
-                time.process_time() - started_cpu >= (seconds or 0)
-                or time.perf_counter() - started_wall >= 2 * (seconds or 0)
-            ):
-                break
+            elif iterations:
+                # Stop when one more iteration as long as the longest so far would overrun.
+                cpu = time.process_time()
+                longest = max(longest, cpu - last_cpu)
+                last_cpu = cpu
+                if cpu - started_cpu + longest >= (
+                    seconds or 0
+                ) or time.perf_counter() - started_wall >= 2 * (seconds or 0):
+                    break
+            else:
+                last_cpu = time.process_time()
             self._iterate(root, worlds[iterations % len(worlds)].clone())
             iterations += 1
         self.last_iterations = iterations
