@@ -42,11 +42,13 @@ MOVE_SHARE = 0.5  # of move_seconds: the rest is the margin for a loaded host
 MATCH_SHARE = 0.6  # of cpu_seconds and match_seconds a search may spend in one match
 MIN_SECONDS = 0.005
 MAX_PLAYOUT_DECISIONS = 3000
+MIN_DECISIONS_LEFT = 10  # the decisions a budget keeps time for when no playout ends
 
 GUIDE_BIAS = 1.0  # the guide's action's extra UCB value at the root, fading with visits
 GUIDE_SHARE = 0.15  # of the iterations: the visits another action needs beyond the guide's
 
 Reward = Callable[[State], list[float]]
+Evaluate = Callable[[State], list[float]]
 Policy = Callable[[State, list[Any], random.Random], Any]
 Guide = Callable[[dict[str, Any], list[Any]], Any]
 
@@ -77,6 +79,24 @@ def rank_reward(state: State) -> list[float]:
         (players - rank) / (players - 1) * 0.9 + 0.1 * (score / best if best else 0)
         for rank, score in zip(ranks, scores, strict=True)
     ]
+
+
+def standing_reward(values: list[float], scale: float = 1.0) -> list[float]:
+    """A reward per seat, 0 to 1, for a game not yet over, from each seat's estimated
+    standing (a number per seat, higher is better): the mean over the other seats of a
+    logistic in the difference, `scale` apart counting as about 73% to 27%. Equal
+    standings get 0.5 each; a lone seat gets 1."""
+    players = len(values)
+    if players == 1:
+        return [1.0]
+    rewards = []
+    for seat, value in enumerate(values):
+        total = 0.0
+        for other, against in enumerate(values):
+            if other != seat:
+                total += 1.0 / (1.0 + math.exp(max(-50.0, min(50.0, (against - value) / scale))))
+        rewards.append(total / (players - 1))
+    return rewards
 
 
 def random_policy(state: State, legal: list[Any], rng: random.Random) -> Any:
@@ -135,6 +155,9 @@ class InformationSetSearch:
         policy: Policy = random_policy,
         reward: Reward = rank_reward,
         guide: Guide | None = None,
+        evaluate: Evaluate | None = None,
+        playout_depth: int | None = None,
+        guide_share: float = GUIDE_SHARE,
         seed: Any = 0,
     ) -> None:
         self.game = game
@@ -148,7 +171,13 @@ class InformationSetSearch:
         # search finds better by a clear margin (progressive bias), so a search with too
         # little time to tell actions apart plays the heuristic's move, not noise.
         self.guide = guide
+        self.guide_share = guide_share  # of the iterations: another action's visits needed
         self.guided: Any = None
+        # A static evaluation of an unfinished world (a reward per seat, like `reward`'s):
+        # with it a playout stops after `playout_depth` decisions with a choice and the
+        # evaluation scores the world where it stopped.
+        self.evaluate = evaluate
+        self.playout_depth = playout_depth if evaluate is not None else None
         self.rng = random.Random(f"search:{seed}:{seat}")
         self.decisions_seen: list[int] = []  # this seat's decisions per playout, last move
         self.last_iterations = 0
@@ -186,20 +215,27 @@ class InformationSetSearch:
         root = _Node(None)
         self.decisions_seen = []
         iterations = 0
+        longest = last_cpu = 0.0
         while True:
             if playouts is not None:
                 if iterations >= playouts:
                     break
-            elif iterations and (
-                time.process_time() - started_cpu >= (seconds or 0)
-                or time.perf_counter() - started_wall >= 2 * (seconds or 0)
-            ):
-                break
+            elif iterations:
+                # Stop when one more iteration as long as the longest so far would overrun.
+                cpu = time.process_time()
+                longest = max(longest, cpu - last_cpu)
+                last_cpu = cpu
+                if cpu - started_cpu + longest >= (
+                    seconds or 0
+                ) or time.perf_counter() - started_wall >= 2 * (seconds or 0):
+                    break
+            else:
+                last_cpu = time.process_time()
             self._iterate(root, worlds[iterations % len(worlds)].clone())
             iterations += 1
         self.last_iterations = iterations
         keys = {action_key(a): a for a in legal_actions}
-        margin = GUIDE_SHARE * iterations
+        margin = self.guide_share * iterations
         searched = [
             (
                 child.visits + (margin if key == self.guided else 0),
@@ -222,7 +258,8 @@ class InformationSetSearch:
         return keys[max(searched)[2]]
 
     def expected_decisions(self) -> float | None:
-        """This seat's mean decisions (with a choice) left in the last move's playouts."""
+        """This seat's mean decisions (with a choice) left in the last move's playouts that
+        reached the end (none when every playout was cut short)."""
         if not self.decisions_seen:
             return None
         return sum(self.decisions_seen) / len(self.decisions_seen)
@@ -265,8 +302,13 @@ class InformationSetSearch:
             node = child
             path.append(child)
         mine += self._play_out(world)
-        self.decisions_seen.append(mine)
-        rewards = self.reward(world) if world.is_terminal() else [0.5] * world.num_players
+        if world.is_terminal():
+            self.decisions_seen.append(mine)
+            rewards = self.reward(world)
+        elif self.evaluate is not None:
+            rewards = self.evaluate(world)
+        else:
+            rewards = [0.5] * world.num_players
         for visited in path[1:]:
             visited.visits += 1
             if visited.seat is not None:
@@ -280,16 +322,25 @@ class InformationSetSearch:
         return mean + explore + (GUIDE_BIAS / (1 + child.visits) if guided else 0.0)
 
     def _play_out(self, world: State) -> int:
-        """Play to the end (or the cap); this seat's decisions with a choice on the way."""
+        """Play to the end (or the cap, or `playout_depth` decisions with a choice); this
+        seat's decisions with a choice on the way."""
         mine = 0
+        depth = self.playout_depth
         policy, rng, seat = self.policy, self.rng, self.seat
         for _ in range(MAX_PLAYOUT_DECISIONS):
             if world.is_terminal():
                 break
             legal = world.legal_actions()
-            if len(legal) > 1 and world.to_move() == seat:
+            if len(legal) == 1:
+                world.apply(legal[0])
+                continue
+            if depth is not None:
+                if depth <= 0:
+                    break
+                depth -= 1
+            if world.to_move() == seat:
                 mine += 1
-            world.apply(legal[0] if len(legal) == 1 else policy(world, legal, rng))
+            world.apply(policy(world, legal, rng))
         return mine
 
 
@@ -297,13 +348,24 @@ class SearchBot:
     """A bot class for the runner: one instance per match, IS-MCTS on every decision.
 
     Subclasses set `game`, and may set `policy`, `reward`, `guide` (a heuristic's
-    `act(observation, legal_actions)` the search starts from), `worlds`, `exploration`
-    and `playouts` (a fixed number of iterations a move, for reproducible play)."""
+    `act(observation, legal_actions)` the search starts from; `guide_share`, the share of
+    the iterations another action needs beyond it; `trust_guide(observation)`, true for
+    the decisions left to the guide unsearched), `evaluate` with
+    `playout_depth` (playouts cut short and scored by a static evaluation), `worlds`,
+    `exploration` and `playouts` (a fixed number of iterations a move, for reproducible
+    play)."""
 
     game = ""
     policy: Policy = staticmethod(random_policy)
     reward: Reward = staticmethod(rank_reward)
     guide: Guide | None = None
+    evaluate: Evaluate | None = None
+    playout_depth: int | None = None
+    guide_share = GUIDE_SHARE
+    # Decisions the search leaves to the guide: when this says so of an observation, the
+    # bot plays the guide's move without searching (for decisions whose payoff lies
+    # beyond what the playouts see).
+    trust_guide: Callable[[dict[str, Any]], bool] | None = None
     worlds = 16
     exploration = 0.7
     playouts: int | None = None
@@ -326,6 +388,9 @@ class SearchBot:
             policy=self.policy,
             reward=self.reward,
             guide=self.guide,
+            evaluate=self.evaluate,
+            playout_depth=self.playout_depth,
+            guide_share=self.guide_share,
             seed=f"{info.get('seed', 0)}:{info.get('match', 0)}",
         )
 
@@ -334,6 +399,16 @@ class SearchBot:
             self.setup({})
         assert self.search is not None
         observation = dict(observation)
+        if (
+            self.guide is not None
+            and self.trust_guide is not None
+            and self.trust_guide(observation)
+        ):
+            self.history.append(observation)
+            guided = self.guide(observation, legal_actions)
+            if guided in legal_actions:
+                return guided
+            self.history.pop()
         started_cpu, started_wall = time.process_time(), time.perf_counter()
         try:
             action = self.search.choose(
@@ -351,4 +426,6 @@ class SearchBot:
         expected = self.search.expected_decisions()
         if expected is not None:
             self.budget.decisions_left = expected
+        else:  # playouts cut short: count down from the guess, keeping a reserve
+            self.budget.decisions_left = max(MIN_DECISIONS_LEFT, self.budget.decisions_left - 1)
         return action

@@ -15,7 +15,14 @@ import pytest
 import engine
 from bots.reference import builtin_names, builtin_path
 from bots.sdk.runner import load_bot
-from bots.sdk.search import InformationSetSearch, MoveBudget, SearchBot, rank_reward
+from bots.sdk.search import (
+    InformationSetSearch,
+    MoveBudget,
+    SearchBot,
+    random_policy,
+    rank_reward,
+    standing_reward,
+)
 from tests.workers.sandbox.conftest import RANDOM_BOT
 
 GAMES = ["moonrollers", "moonrakers", "moon_adventure", "moon_bots"]
@@ -167,3 +174,156 @@ def test_choices_no_world_offers_still_get_a_legal_answer():
         "moonrakers", seat, worlds=2, seed=3, guide=lambda observation, actions: actions[1]
     )
     assert guided.choose(observation, unknown, history=history, playouts=4) == unknown[1]
+
+
+def test_standing_rewards_order_seats_by_standing_and_share_equal_ones():
+    assert standing_reward([3.0, 3.0]) == pytest.approx([0.5, 0.5])
+    ahead, behind = standing_reward([5.0, 2.0], scale=3.0)
+    assert ahead > 0.5 > behind
+    assert ahead + behind == pytest.approx(1.0)
+    # A wider scale makes the same lead count for less.
+    assert standing_reward([5.0, 2.0], scale=30.0)[0] < ahead
+    first, second, third = standing_reward([9.0, 4.0, 1.0])
+    assert first > second > third and all(0.0 <= r <= 1.0 for r in (first, second, third))
+    assert standing_reward([7.0]) == [1.0]
+
+
+def test_an_evaluation_cuts_playouts_short_and_scores_the_worlds_there():
+    """With `evaluate` and `playout_depth`, each playout makes at most that many random
+    decisions and the evaluation (not the end of the game) gives the reward."""
+    state = positions("moon_bots", seed=4, count=1)[0]
+    seat = state.to_move()
+    calls = {"policy": 0, "evaluate": 0, "terminal": 0}
+
+    def counting_policy(world, legal, rng):
+        calls["policy"] += 1
+        return random_policy(world, legal, rng)
+
+    def evaluate(world):
+        calls["evaluate"] += 1
+        calls["terminal"] += world.is_terminal()
+        return [0.5] * world.num_players
+
+    search = InformationSetSearch(
+        "moon_bots",
+        seat,
+        worlds=2,
+        seed=3,
+        policy=counting_policy,
+        evaluate=evaluate,
+        playout_depth=3,
+    )
+    chosen = search.choose(
+        state.observation(seat),
+        state.legal_actions(),
+        history=history_until("moon_bots", 4, state),
+        playouts=40,
+    )
+    assert chosen in state.legal_actions()
+    assert calls["evaluate"] > 30  # Moon-Bots never ends within a few decisions
+    assert calls["terminal"] == 0
+    assert calls["policy"] <= 3 * 40
+    # Without an evaluation the depth is ignored: playouts run to the end.
+    calls["policy"] = 0
+    InformationSetSearch(
+        "moon_bots", seat, worlds=2, seed=3, policy=counting_policy, playout_depth=3
+    ).choose(
+        state.observation(seat),
+        state.legal_actions(),
+        history=history_until("moon_bots", 4, state),
+        playouts=10,
+    )
+    assert calls["policy"] > 3 * 10
+
+
+class _RootRecordingSearch(InformationSetSearch):
+    """Remembers how many actions the sampled worlds had already seen."""
+
+    root_length = 0
+
+    def sample_worlds(self, observation, history):
+        worlds = super().sample_worlds(observation, history)
+        assert len({len(world.actions) for world in worlds}) == 1
+        self.root_length = len(worlds[0].actions)
+        return worlds
+
+
+def test_the_evaluation_steers_the_search_toward_what_it_rewards():
+    """An evaluation that rewards the seat for one action at the root (and punishes the
+    others) makes the search choose it."""
+    state = positions("moonrollers", seed=6, count=1)[0]
+    seat = state.to_move()
+    legal = state.legal_actions()
+    target = legal[-1]
+    search: _RootRecordingSearch
+
+    def evaluate(world):
+        mine = 1.0 if world.actions[search.root_length] == target else 0.0
+        return [mine if s == seat else 1.0 - mine for s in range(world.num_players)]
+
+    search = _RootRecordingSearch(
+        "moonrollers", seat, worlds=2, seed=5, evaluate=evaluate, playout_depth=0
+    )
+    chosen = search.choose(
+        state.observation(seat),
+        legal,
+        history=history_until("moonrollers", 6, state),
+        playouts=12 * len(legal),
+    )
+    assert chosen == target
+
+
+def test_the_guide_share_decides_how_clearly_the_search_must_beat_the_guide():
+    """The evaluation favours the first action and the guide the last: with no share the
+    search plays what it found; with the whole share it keeps the guide's move."""
+    state = positions("moonrollers", seed=6, count=1)[0]
+    seat = state.to_move()
+    legal = state.legal_actions()
+    favoured, suggested = legal[0], legal[-1]
+    assert favoured != suggested
+    chosen = {}
+    for share in (0.0, 1.0):
+        searches: list[_RootRecordingSearch] = []
+
+        def evaluate(world, searches=searches):
+            mine = 1.0 if world.actions[searches[0].root_length] == favoured else 0.0
+            return [mine if s == seat else 1.0 - mine for s in range(world.num_players)]
+
+        search = _RootRecordingSearch(
+            "moonrollers",
+            seat,
+            worlds=2,
+            seed=5,
+            evaluate=evaluate,
+            playout_depth=0,
+            guide=lambda observation, actions: actions[-1],
+            guide_share=share,
+        )
+        searches.append(search)
+        chosen[share] = search.choose(
+            state.observation(seat),
+            legal,
+            history=history_until("moonrollers", 6, state),
+            playouts=20 * len(legal),
+        )
+    assert chosen == {0.0: favoured, 1.0: suggested}
+
+
+class _TrustingSearch(SearchBot):
+    game = "moonrollers"
+    playouts = 40
+    worlds = 2
+    guide = staticmethod(lambda observation, actions: actions[-1])
+    trust_guide = staticmethod(lambda observation: True)
+
+
+def test_decisions_left_to_the_guide_are_not_searched_but_remembered():
+    bot = _TrustingSearch()
+    bot.setup({"seat": 0, "seed": 1, "match": 1, "limits": {}})
+    for state in positions("moonrollers", seed=7, count=3):
+        seat = state.to_move()
+        bot.search.seat = seat
+        legal = state.legal_actions()
+        assert bot.act(state.observation(seat), legal) == legal[-1]
+    assert bot.search.last_iterations == 0
+    assert len(bot.history) == 3
