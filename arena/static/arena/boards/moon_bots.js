@@ -71,6 +71,16 @@
     return y + 22;
   }
 
+  // "Game over: X wins" (or "X and Y share first place") from the result's ranks.
+  function winners(result, ctx) {
+    var first = [];
+    (result.ranks || []).forEach(function (rank, seat) {
+      if (rank === 1) first.push(nameOf(ctx, seat));
+    });
+    if (!first.length) return "Game over";
+    return "Game over: " + first.join(" and ") + (first.length > 1 ? " share first place" : " wins");
+  }
+
   // What a part or board ability needs and does: "5/6 → 2 fists, −1 energy".
   function effect(a) {
     var when = {
@@ -292,8 +302,8 @@
     var y = 4;
     var d = v.decision;
     svg.appendChild(text(8, y + 14, "Turn " + v.turn + " of " + v.turn_limit, { "font-size": 13, "font-weight": "bold" }));
-    var status = frame && frame.result ? "Game over" : d ? words(d.kind) + " · robot " + (d.robot + 1) : "";
-    svg.appendChild(text(W - 8, y + 14, status, { "font-size": 11, "text-anchor": "end", fill: frame && frame.result ? "#a3261f" : "#555", class: "decision" }));
+    var status = frame && frame.result ? winners(frame.result, ctx) : d ? words(d.kind) + " · robot " + (d.robot + 1) : "";
+    svg.appendChild(text(W - 8, y + 14, clip(status, 44), { "font-size": 11, "text-anchor": "end", fill: frame && frame.result ? "#a3261f" : "#555", class: "decision" }));
     y += 24;
     y = drawWindow(svg, y, v, ctx);
     y = drawTurn(svg, y, v, ctx);

@@ -303,7 +303,7 @@
       el("rect", { x: x, y: y, width: w, height: 6, rx: 2, fill: colour }),
       text(x + 3, y + h - 6, clip(info[0], Math.max(3, Math.floor(w / 6))), { "font-size": 10 }),
     ];
-    if (extra) kids.push(text(x + w - 3, y + 20, extra, { "font-size": 10, "text-anchor": "end", "font-weight": "bold" }));
+    if (extra) kids.push(text(x + 3, y + 15, extra, { "font-size": 9.5, "font-weight": "bold", fill: "#39424e" }));
     if (info[2]) {
       kids.push(el("rect", { x: x + w - 17, y: y + 1, width: 16, height: 9, rx: 2, fill: "#6a1b9a" }));
       kids.push(text(x + w - 9, y + 8.5, "OL", { "font-size": 7, fill: "#fff", "text-anchor": "middle" }));
@@ -390,6 +390,16 @@
     return y + 22;
   }
 
+  // "Game over: X wins" (or "X and Y share first place") from the result's ranks.
+  function winners(result, ctx) {
+    var first = [];
+    (result.ranks || []).forEach(function (rank, seat) {
+      if (rank === 1) first.push(nameOf(ctx, seat));
+    });
+    if (!first.length) return "Game over";
+    return "Game over: " + first.join(" and ") + (first.length > 1 ? " share first place" : " wins");
+  }
+
   function seatOf(ctx) {
     if (!ctx) return null;
     if (typeof ctx.seat === "number") return ctx.seat;
@@ -427,25 +437,27 @@
     svg.appendChild(panel);
     panel.appendChild(contractCard(8, y, 200, 54, c.id, true));
     var names = (c.participants || []).map(function (s) { return nameOf(ctx, s); });
-    panel.appendChild(text(216, y + 12, "In the contract: " + clip(names.join(", "), 34), { "font-size": 11, class: "participants" }));
-    panel.appendChild(text(216, y + 28, "Still needed:", { "font-size": 10, fill: "#555" }));
-    panel.appendChild(reqChips(286, y + 18, c.remaining || {}, { class: "remaining" }));
+    panel.appendChild(text(216, y + 11, "In the contract:", { "font-size": 10, fill: "#555" }));
+    panel.appendChild(text(216, y + 25, clip(names.join(", "), 40), { "font-size": 11, class: "participants" }));
+    panel.appendChild(text(216, y + 41, "Still needed:", { "font-size": 10, fill: "#555" }));
+    panel.appendChild(reqChips(286, y + 31, c.remaining || {}, { class: "remaining" }));
     var dealText = (c.deals || []).map(function (d) {
       return nameOf(ctx, d[0]) + ": ★" + d[1][0] + " ¢" + d[1][1] + " +" + d[1][2] + " ⚠" + d[1][3];
     }).join("; ");
     if (c.offer) dealText = "offer to " + nameOf(ctx, c.invitee) + ": " + c.offer.join("/");
-    if (dealText) panel.appendChild(text(216, y + 46, clip(dealText, 42), { "font-size": 10 }));
-    if (c.scores) panel.appendChild(text(216, y + 46, "Scores: " + c.scores.join(" · "), { "font-size": 10 }));
-    y += 60;
+    if (dealText) panel.appendChild(text(216, y + 58, clip(dealText, 44), { "font-size": 10 }));
+    if (c.scores) panel.appendChild(text(216, y + 58, "Scores: " + c.scores.join(" · "), { "font-size": 10 }));
+    y += 66;
     (c.execution || []).forEach(function (entry) {
       var q = entry[0], px = entry[1];
       var row = el("g", { class: "attempt", "data-seat-attempt": q });
       row.appendChild(text(8, y + 13, clip(nameOf(ctx, q), 14), { "font-size": 11, "font-weight": "bold" }));
-      row.appendChild(text(8, y + 27, "⚡" + px.actions + " 🛡" + px.blocked + " ✸" + px.damage, { "font-size": 10 }));
+      row.appendChild(text(8, y + 27, "act " + px.actions + " · blk " + px.blocked + " · dmg " + px.damage, { "font-size": 9.5, fill: "#39424e" }));
       (px.dice || []).forEach(function (value, i) {
-        row.appendChild(hazardDie(104 + i * 21, y + 2, value));
+        row.appendChild(hazardDie(118 + i * 21, y + 2, value));
       });
-      var played = cardRow(104 + Math.max(1, (px.dice || []).length) * 21 + 4, y, px.played || [], 5, 60, 30);
+      var dx = 118 + Math.max(1, (px.dice || []).length) * 21 + 4;
+      var played = cardRow(dx, y, px.played || [], Math.max(1, Math.floor((W - 8 - dx) / 64)), 60, 30);
       row.appendChild(played[0]);
       svg.appendChild(row);
       y += Math.max(34, played[1]) + 2;
@@ -558,7 +570,7 @@
     var head = "Turn " + v.turn + (v.overload ? " · Overload" : " · base game");
     svg.appendChild(text(8, y + 14, head, { "font-size": 13, "font-weight": "bold" }));
     if (frame && frame.result) {
-      svg.appendChild(text(W - 8, y + 14, "Game over", { "font-size": 12, "text-anchor": "end", fill: "#a3261f", class: "game-over" }));
+      svg.appendChild(text(W - 8, y + 14, clip(winners(frame.result, ctx), 44), { "font-size": 12, "text-anchor": "end", fill: "#a3261f", class: "game-over" }));
     } else if (pending.length) {
       var who = typeof pending[1] === "number" ? nameOf(ctx, pending[1]) + ": " : "";
       svg.appendChild(text(W - 8, y + 14, clip(who + String(pending[0]).replace(/_/g, " "), 40), { "font-size": 11, "text-anchor": "end", fill: "#555", class: "pending" }));
