@@ -155,7 +155,9 @@ def check_hidden(game: str, view: dict[str, Any], seat: int | None, drawn: dict)
                 assert (up, down) == ([], robot["secret_weapon_count"]), (up, down)
 
 
-def check_view(game: str, frames: list[dict], seat: int | None, drawn: list[dict], width: int):
+def check_view(
+    game: str, frames: list[dict], seat: int | None, drawn: list[dict], width: int, players: int
+) -> None:
     assert len(drawn) == len(frames)
     for frame, shown in zip(frames, drawn, strict=True):
         view, where = frame["view"], (game, seat, width, frame["index"])
@@ -169,7 +171,7 @@ def check_view(game: str, frames: list[dict], seat: int | None, drawn: list[dict
         check_hidden(game, view, seat, shown)
         assert set(shown["events"]) <= EVENTS[game], (where, shown["events"])
         series = shown["series"]
-        assert len(series["values"]) == 2, where
+        assert len(series["values"]) == players, where
         if game == "moonrakers":
             assert series["label"] == "Prestige", where
             assert series["values"] == [p["prestige"] for p in view["players"]], where
@@ -250,7 +252,7 @@ def test_boards_draw_every_frame_of_real_matches_in_every_view(live_server, sett
                 for width in WIDTHS:
                     page.set_viewport_size({"width": width, "height": 900})
                     drawn = page.evaluate(PROBE, [frames, ctx])
-                    check_view(game, frames, seat, drawn, width)
+                    check_view(game, frames, seat, drawn, width, players=2)
                     assert watch.take() == [], (game, view_name, width)
                 for shown in drawn:
                     seen_events.update(shown["events"])
