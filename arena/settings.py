@@ -361,6 +361,9 @@ ARENA_LEASE_SECONDS = env_float("ARENA_LEASE_SECONDS", 10.0, minimum=1.0)
 ARENA_REAPER_SECONDS = env_float("ARENA_REAPER_SECONDS", 2.0, minimum=0.1)
 # How often the reaper reads the broker for queued matches whose message was lost.
 ARENA_ORPHAN_SCAN_SECONDS = env_float("ARENA_ORPHAN_SCAN_SECONDS", 10.0, minimum=0.1)
+# Seconds between the stores of a running match's partial record (its replay watched live);
+# 0 stores the record only at the end.
+ARENA_LIVE_RECORD_SECONDS = env_float("ARENA_LIVE_RECORD_SECONDS", 3.0, minimum=0.0)
 # Claims of one match before it fails (each lapse, infrastructure fault or crash is one).
 ARENA_MAX_ATTEMPTS = env_int("ARENA_MAX_ATTEMPTS", 6, minimum=1)
 # Infrastructure faults (database, broker, sandbox) are retried with exponential backoff

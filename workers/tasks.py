@@ -127,7 +127,13 @@ def _play_groups(
         played = [match for match, _ in group]
         started = time.monotonic()
         try:
-            outcomes, ending = play_claimed_set_ending(group, limits_of[key], _heartbeat(played))
+            outcomes, ending = play_claimed_set_ending(
+                group,
+                limits_of[key],
+                _heartbeat(played),
+                _live_records(played) if settings.ARENA_LIVE_RECORD_SECONDS > 0 else None,
+                settings.ARENA_LIVE_RECORD_SECONDS,
+            )
         except Unplayable as exc:
             for match in played:
                 verdict[match.pk] = _fail(match, str(exc))
@@ -298,6 +304,21 @@ def _heartbeat(matches: list[Match]) -> Callable[[], None]:
             extend_claims(matches)
 
     return extend
+
+
+def _live_records(matches: list[Match]) -> Callable[[dict[int, dict[str, Any]]], None]:
+    """Store a running match's partial record, so its replay can be watched live; only
+    while this worker's claim holds (a match given back or taken over is not written)."""
+    tokens = {match.pk: match.claim_token for match in matches}
+
+    def store(records: dict[int, dict[str, Any]]) -> None:
+        for match_id, record in records.items():
+            with contextlib.suppress(DatabaseError):
+                Match.objects.filter(
+                    pk=match_id, status=Match.Status.RUNNING, claim_token=tokens[match_id]
+                ).update(record=record)
+
+    return store
 
 
 def _release_or_give_up(match: Match, token: uuid.UUID | None, reason: str) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+from django.contrib.staticfiles import finders
 from django.core.paginator import Paginator
 from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
@@ -217,7 +218,20 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     context = {
         "match": match,
         "seats": shown,
-        "has_record": Match.objects.filter(pk=pk, record__isnull=False).exists(),
+        # A running match's partial record is watched live; a queued one shows none.
+        "has_record": Match.objects.filter(pk=pk, record__isnull=False)
+        .exclude(status__in=[Match.Status.QUEUED, Match.Status.HELD])
+        .exists(),
         "names": [s.bot.name for s in match.seats.all()],
+        "board_script": board_script(match.game),
+        # The replay viewer shows a seat's stderr beside that seat's view, to its author only.
+        "own_stderr": {str(i["seat"].seat): i["stderr"] for i in shown if i["stderr"]},
     }
     return render(request, "web/match.html", context)
+
+
+def board_script(game: str) -> str | None:
+    """The static path of the game's replay board (arena/static/arena/boards/<game>.js), or
+    None while the game has none: the viewer then shows its data view."""
+    path = f"arena/boards/{game}.js"
+    return path if finders.find(path) else None

@@ -1,8 +1,9 @@
 """A recorded game turned into frames for a replay viewer: one per position.
 
 Each frame holds what a viewer needs to draw the table at that moment: who acted and
-what, the spectator view (`State.spectator_view`: only what every seat sees) and every
-seat's own observation, so the viewer can switch between them.
+what, the actions the actor could have chosen instead (`legal`), the spectator view
+(`State.spectator_view`: only what every seat sees) and every seat's own observation, so
+the viewer can switch between them.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ if TYPE_CHECKING:
 def frames(record: dict[str, Any]) -> Iterator[dict[str, Any]]:
     """Yield the start and then the position after each action (decisions + 1 frames).
 
-    Each frame: `index`, `actor` and `action` (None for the start), `to_move`,
+    Each frame: `index`, `actor` and `action` (None for the start), `legal` (the actions
+    the actor had to choose from, `action` among them; None for the start), `to_move`,
     `spectator`, `observations` (one per seat) and `result` (None until the game is
     over). The record is checked as `engine.replay` checks it (ReplayMismatch).
     """
@@ -30,25 +32,29 @@ def frames(record: dict[str, Any]) -> Iterator[dict[str, Any]]:
         state = game.new_state(record["players"], record["seed"], record["options"])
     except EngineError as exc:
         raise ReplayMismatch(f"cannot set up the recorded game: {exc}") from exc
-    yield _frame(state, 0, None, None)
+    yield _frame(state, 0, None, None, None)
     for index, action in enumerate(record["actions"]):
         actor = state.to_move()
+        legal = list(state.legal_actions())  # apply() replaces the cached list, never edits it
         try:
             state.apply(action)
         except IllegalAction as exc:
             raise ReplayMismatch(f"action {index} does not replay: {exc}") from exc
-        yield _frame(state, index + 1, actor, action)
+        yield _frame(state, index + 1, actor, action, legal)
     final = state.result() if state.is_terminal() else None
     if not same_result(game, final, record["result"]):
         raise ReplayMismatch(f"result differs: recorded {record['result']!r}, replayed {final!r}")
 
 
-def _frame(state: State, index: int, actor: int | None, action: Any) -> dict[str, Any]:
+def _frame(
+    state: State, index: int, actor: int | None, action: Any, legal: list[Any] | None
+) -> dict[str, Any]:
     observations = [state.observation(seat) for seat in range(state.num_players)]
     frame = {
         "index": index,
         "actor": actor,
         "action": action,
+        "legal": legal,
         "to_move": state.to_move(),
         "spectator": state.spectator_view(observations),
         "observations": observations,

@@ -257,3 +257,33 @@ def test_an_unterminated_deep_line_from_a_bot_that_exits_is_read_within_bounds()
     script = "import os, sys\nsys.stdin.readline()\nos.write(1, b'[' * 5000)\nos._exit(4)\n"
     answers = answers_to(script, [1])
     assert "exited with status 4" in str(answers[1])
+
+
+def test_progress_hands_over_each_moving_match_s_partial_record():
+    from workers.play.players import InProcessBot
+    from workers.play.referee import SetMatch, play_set
+
+    specs = [SetMatch(key=1, seed=3, seats=[0, 1]), SetMatch(key=2, seed=4, seats=[1, 0])]
+    seen: list[dict[int, dict]] = []
+    outcomes = play_set(
+        GAME,
+        specs,
+        [InProcessBot(load_bot(str(RANDOM))), InProcessBot(load_bot(str(RANDOM)))],
+        progress=seen.append,
+        progress_seconds=0.0,
+    )
+    assert seen, "progress was never called"
+    final = {spec.key: o.record for spec, o in zip(specs, outcomes, strict=True)}
+    for key in (1, 2):
+        partial = [records[key] for records in seen if key in records]
+        lengths = [len(r["actions"]) for r in partial]
+        assert lengths == sorted(set(lengths)), "only matches that moved, each step once"
+        for record in partial:
+            # Unfinished (no result), or the whole match caught at its last step.
+            assert record["result"] is None or record["actions"] == final[key]["actions"]
+            # A prefix of the match as it ended, and one the engine's frames replay.
+            assert record["actions"] == final[key]["actions"][: len(record["actions"])]
+            assert (
+                len(list(engine.frames(json.loads(json.dumps(record)))))
+                == len(record["actions"]) + 1
+            )

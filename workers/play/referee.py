@@ -36,6 +36,9 @@ from workers.play.players import (
 )
 
 HEARTBEAT_SECONDS = 60.0
+# Records handed to `progress` while a set plays: a callback (match key -> partial record),
+# called with the matches that moved since its last call.
+Progress = Callable[[dict[int, dict[str, Any]]], None]
 
 
 @dataclass
@@ -135,6 +138,8 @@ def play_set(
     match_seconds: float | None = None,
     heartbeat: Callable[[], None] | None = None,
     reap: bool = True,
+    progress: Progress | None = None,
+    progress_seconds: float = 3.0,
 ) -> list[MatchOutcome]:
     """Play every match of a set to the end; one outcome per match, in order.
 
@@ -143,7 +148,9 @@ def play_set(
     closed at the end (their stderr goes to every match they sat in); with `reap=False`
     only killed, and the caller closes them (`close_all`) while it does something else.
     `heartbeat` is called about every HEARTBEAT_SECONDS while the set plays (the task
-    keeps its claims alive with it).
+    keeps its claims alive with it). `progress`, about every `progress_seconds`, gets the
+    partial record (`State.record`, result None) of each match that moved since the last
+    call: what the replay viewer shows of a running match.
     """
     game = engine.get_game(game_name)
     tables = [_Table(game, spec) for spec in matches]
@@ -175,11 +182,22 @@ def play_set(
                     },
                 )
         active = list(tables)
-        beat = started
+        beat = told = started
+        sent: dict[int, int] = {}
         while active:
             if heartbeat is not None and time.monotonic() - beat > HEARTBEAT_SECONDS:
                 heartbeat()
                 beat = time.monotonic()
+            if progress is not None and time.monotonic() - told > progress_seconds:
+                moved = {
+                    t.spec.key: t.state.record()
+                    for t in active
+                    if sent.get(t.spec.key) != len(t.state.actions)
+                }
+                sent.update({key: len(record["actions"]) for key, record in moved.items()})
+                if moved:
+                    progress(moved)
+                told = time.monotonic()
             active = _ask_all(active, bots, deadline, started)
             _collect(active, by_key, bots, selector)
         for bot in bots:

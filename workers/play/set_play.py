@@ -22,7 +22,7 @@ from django.conf import settings
 import engine
 from arena.models import BotVersion, BuildArtifact, Match, MatchSeat
 from workers.play.players import BotProcess, close_all
-from workers.play.referee import MatchOutcome, SetMatch, play_set
+from workers.play.referee import MatchOutcome, Progress, SetMatch, play_set
 from workers.sandbox import artifacts
 from workers.sandbox.isolation import get_launcher
 from workers.sandbox.launchers import Launcher, launch_all
@@ -181,9 +181,12 @@ def play_claimed_set_ending(
     claimed: list[tuple[Match, list[MatchSeat]]],
     limits: Limits,
     heartbeat: Callable[[], None] | None = None,
+    progress: Progress | None = None,
+    progress_seconds: float = 3.0,
 ) -> tuple[list[MatchOutcome], SetEnding]:
     """`play_claimed_set`, returning as soon as the bots are killed: the caller waits for
-    their end (`SetEnding.wait`) when it has done what it could meanwhile."""
+    their end (`SetEnding.wait`) when it has done what it could meanwhile. `progress` gets
+    the running matches' partial records (`play_set`)."""
     launcher = worker_launcher()
     first = claimed[0][0]
     # A process per (version, its n-th seat in a match): versions in a set's usual case.
@@ -213,7 +216,14 @@ def play_claimed_set_ending(
                 ) from process
         try:
             outcomes = play_set(
-                first.game, specs, bots, limits.match_seconds, heartbeat, reap=False
+                first.game,
+                specs,
+                bots,
+                limits.match_seconds,
+                heartbeat,
+                reap=False,
+                progress=progress,
+                progress_seconds=progress_seconds,
             )
         except Exception as exc:
             raise Unplayable(describe_failure(exc, "the referee stopped")) from exc

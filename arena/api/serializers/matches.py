@@ -193,10 +193,19 @@ class FrameSerializer(serializers.Serializer):
     index = serializers.IntegerField(help_text="0 is the start; frame i follows action i-1")
     actor = serializers.IntegerField(allow_null=True, help_text="the seat that acted")
     action = serializers.JSONField(allow_null=True, help_text="what it played")
+    legal = serializers.JSONField(
+        allow_null=True,
+        help_text="the actions the actor could choose from (the first 60), in the actor's own "
+        "view and the revealed one; null elsewhere and at the start",
+    )
+    legal_count = serializers.IntegerField(
+        allow_null=True, help_text="how many actions were legal (null where legal is)"
+    )
     to_move = serializers.IntegerField(allow_null=True)
     view = serializers.JSONField(
         help_text="the position as the chosen view sees it: the spectator's (what every seat "
-        "sees alike, hidden parts null) or that seat's own observation"
+        "sees alike, hidden parts null), that seat's own observation, or the revealed one (the "
+        "spectator's with every seat's observation in `seats`)"
     )
     result = serializers.JSONField(allow_null=True, help_text="the result, on the last frame")
 
@@ -206,8 +215,8 @@ class FramesQuerySerializer(serializers.Serializer):
         VIEW_PATTERN,
         required=False,
         default="spectator",
-        help_text="whose view each frame carries: 'spectator' (default) or 'seat:N' for seat "
-        "N's observation (0 <= N < players)",
+        help_text="whose view each frame carries: 'spectator' (default), 'seat:N' for seat "
+        "N's observation (0 <= N < players), or 'revealed' (finished matches only, else 409)",
     )
 
 
@@ -218,5 +227,5 @@ class FramesSerializer(serializers.Serializer):
     game = serializers.CharField()
     rules_version = serializers.CharField()
     players = serializers.IntegerField()
-    view = serializers.CharField(help_text="'spectator' or 'seat:N', as asked")
+    view = serializers.CharField(help_text="'spectator', 'seat:N' or 'revealed', as asked")
     frames = FrameSerializer(many=True)

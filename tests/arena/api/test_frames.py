@@ -52,7 +52,16 @@ def test_frames_follow_the_record_and_end_on_its_result(anonymous):
     assert len(frames) == match.decisions + 1
     assert frames[-1]["result"] == match.record["result"]
     assert [f["action"] for f in frames[1:]] == match.record["actions"]
-    assert set(frames[0]) == {"index", "actor", "action", "to_move", "view", "result"}
+    assert set(frames[0]) == {
+        "index",
+        "actor",
+        "action",
+        "legal",
+        "legal_count",
+        "to_move",
+        "view",
+        "result",
+    }
     assert frames[0]["view"] == engine.get_game("moon_adventure").new_state(3, 5).spectator_view()
 
 
@@ -73,6 +82,75 @@ def test_one_response_carries_one_view_spectator_or_a_seat(anonymous, game):
     everything = json.dumps(replayed, separators=(",", ":")).encode()
     # The point of the parameter: one view is a fraction of all of them together.
     assert len(spectator) < len(everything) / 2 and len(seat) < len(everything) / 2
+
+
+@pytest.mark.parametrize("game", ["moon_adventure", "moonrollers"])
+def test_the_actor_sees_its_legal_choices_and_nobody_else_does(anonymous, game):
+    match = recorded_match(game)
+    replayed = list(engine.frames(match.record))
+    state = engine.get_game(game).new_state(3, 5)
+    spectator = anonymous.get(f"/api/matches/{match.pk}/frames/").json()["frames"]
+    seats = [
+        anonymous.get(f"/api/matches/{match.pk}/frames/?view=seat:{n}").json()["frames"]
+        for n in range(3)
+    ]
+    for index, action in enumerate(match.record["actions"], start=1):
+        legal = state.legal_actions()
+        assert replayed[index]["legal"] == legal
+        actor = state.to_move()
+        state.apply(action)
+        assert spectator[index]["legal"] is None
+        for n in range(3):
+            shown = seats[n][index]
+            if n == actor:
+                assert shown["legal"] == legal[:60] and shown["legal_count"] == len(legal)
+                assert action in shown["legal"] or len(legal) > 60
+            else:
+                assert shown["legal"] is None and shown["legal_count"] is None
+    assert replayed[0]["legal"] is None and seats[0][0]["legal"] is None
+
+
+def test_the_revealed_view_holds_every_seat_once_the_match_is_finished(anonymous):
+    match = recorded_match("moonrollers")
+    body = anonymous.get(f"/api/matches/{match.pk}/frames/?view=revealed").json()
+    assert body["view"] == "revealed"
+    replayed = list(engine.frames(match.record))
+    for shown, frame in zip(body["frames"], replayed, strict=True):
+        assert shown["view"] == {**frame["spectator"], "seats": frame["observations"]}
+        assert shown["legal"] == (frame["legal"][:60] if frame["legal"] is not None else None)
+    # Hazard token kinds are each seat's secret until the end: the revealed view has them.
+    middle = body["frames"][len(replayed) // 2]["view"]
+    assert [seat["my_hazard_tokens"] for seat in middle["seats"]] == [
+        o["my_hazard_tokens"] for o in replayed[len(replayed) // 2]["observations"]
+    ]
+    for status in [Match.Status.RUNNING, Match.Status.FAILED]:
+        Match.objects.filter(pk=match.pk).update(status=status)
+        caches[CACHE].clear()
+        response = anonymous.get(f"/api/matches/{match.pk}/frames/?view=revealed")
+        assert response.status_code == 409, (status, response.content)
+        assert "finished matches only" in response.json()["detail"]
+    running = Match.objects.create(
+        game="moon_adventure", rules_version="x", players=2, seed=1, status="running"
+    )
+    response = anonymous.get(f"/api/matches/{running.pk}/frames/?view=revealed")
+    assert response.status_code == 409 and "finished matches only" in response.json()["detail"]
+
+
+def test_a_running_match_shows_its_partial_record_fresh_on_every_request(anonymous):
+    match = recorded_match("moonrollers")
+    full = match.record
+    partial = {**full, "actions": full["actions"][:10], "result": None}
+    Match.objects.filter(pk=match.pk).update(status=Match.Status.RUNNING, record=partial)
+    first = anonymous.get(f"/api/matches/{match.pk}/frames/?view=seat:1").json()["frames"]
+    assert len(first) == 11 and first[-1]["result"] is None
+    partial["actions"] = full["actions"][:25]
+    Match.objects.filter(pk=match.pk).update(record=partial)
+    later = anonymous.get(f"/api/matches/{match.pk}/frames/").json()["frames"]
+    assert len(later) == 26, "a running match's frames are never cached"
+    # Queued again (an attempt given back): what the attempt left is not the match's replay.
+    Match.objects.filter(pk=match.pk).update(status=Match.Status.QUEUED)
+    response = anonymous.get(f"/api/matches/{match.pk}/frames/")
+    assert response.status_code == 404 and "no replay yet" in response.json()["detail"]
 
 
 def test_a_view_the_match_has_not_is_a_400_naming_it(anonymous):
