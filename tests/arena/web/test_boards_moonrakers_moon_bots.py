@@ -3,16 +3,17 @@
 Two matches are played by the referee with the reference bots in real processes
 (heuristic against random, fixed seeds: the Moonrakers one plays and buys Overload cards,
 the Moon-Bots one ends in eliminations). Their frames come from the live server's frames
-API, one request per view; a page that loads each board file (and the viewer's shared
-common.js when it is there) draws every frame of the match, for the spectator and for
-each seat, at 1280 and 375 px. For every frame: the board draws without a script error,
+API, one request per view; a page that loads the viewer's shared common.js and each board
+file draws every frame of the match, for the spectator, each seat and the revealed view,
+at 1280 and 375 px. For every frame: the board draws without a script error,
 its root is `<svg class="board board-<game>" data-step="<index>">`, it fits the width
 (nothing scrolls sideways at 375), every face-up card it draws is named in that view,
 face-down cards carry nothing that identifies them, and a seat sees exactly its own hand
-(or its robots' secret weapons) face up and of everyone else only what the table knows.
+(or its robots' secret weapons) face up and of everyone else only what the table knows;
+the revealed view shows every hand and weapon.
 The Overload cards and the eliminations are drawn at their steps; reaction windows while
-they are open. Screenshots of each board at the start, middle and end of its match land
-in var/screenshots/ (docs/viewers/ holds copies).
+they are open. Screenshots of each board (400 px wide) at the start, middle and end of its
+match land in var/screenshots/ (docs/viewers/ holds copies).
 """
 
 from __future__ import annotations
@@ -49,12 +50,13 @@ WINDOWS = {"defend", "start_of_turn", "after_roll", "energy_pump"}
 
 HARNESS = """<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>board</title>
-<style>body{margin:0;font-family:sans-serif} #board{max-width:640px;margin:0 auto}</style>
+<style>body{margin:0;font-family:sans-serif} #board{max-width:480px;margin:0 auto}</style>
 </head><body><div id="board"></div></body></html>"""
 
 # Draws every frame in turn and reports what each drawing shows.
 PROBE = """([frames, ctx]) => {
   const board = window.MoonBoards[ctx.game], host = document.getElementById("board");
+  ctx.svg = window.MoonBoards.svg;  // common.js's helpers, as the viewer passes them
   const cardsIn = (root) => [...root.querySelectorAll("[data-card]")].map(
     (e) => e.getAttribute("data-card"));
   const hiddenIn = (root) => root.querySelectorAll("[data-hidden='1']").length;
@@ -71,8 +73,8 @@ PROBE = """([frames, ctx]) => {
       weapons[robot.getAttribute("data-robot")] = [cardsIn(held), hiddenIn(held)];
     }
     const leaky = [...svg.querySelectorAll("[data-hidden]")].filter((e) =>
-      e.querySelector("[data-card], title") || e.hasAttribute("data-card")
-      || !/^\\??(cost \\d+)?$/.test(e.textContent));
+      e.querySelector("[data-card]") || e.hasAttribute("data-card")
+      || !/^\\??(cost \\d+)?$/.test(e.textContent.replace("face down", "")));
     return {
       tag: svg.tagName, cls: svg.getAttribute("class"), step: svg.getAttribute("data-step"),
       width: svg.getBoundingClientRect().width,
@@ -136,11 +138,15 @@ def play_matches() -> dict[str, int]:
 
 
 def check_hidden(game: str, view: dict[str, Any], seat: int | None, drawn: dict) -> None:
-    """A seat sees its own hand / weapons face up; of the others, only what is public."""
+    """A seat sees its own hand / weapons face up; of the others, only what is public.
+    The revealed view (`seats`: every seat's observation) shows every hand and weapon."""
+    seats = view.get("seats")
     if game == "moonrakers":
         for q, player in enumerate(view["players"]):
             up, down = drawn["hands"][str(q)]
-            if q == seat:
+            if seats is not None:
+                assert (sorted(up), down) == (sorted(seats[q]["hand"]), 0), (q, up, down)
+            elif q == seat:
                 assert (sorted(up), down) == (sorted(view["hand"]), 0), (q, up, down)
             else:
                 assert Counter(up) == Counter(player["known_hand"]), (q, up, player)
@@ -148,7 +154,10 @@ def check_hidden(game: str, view: dict[str, Any], seat: int | None, drawn: dict)
     else:
         for robot in view["robots"]:
             up, down = drawn["weapons"][str(robot["robot"])]
-            if robot["owner"] == seat:
+            if seats is not None:
+                held = seats[robot["owner"]]["robots"][robot["robot"]]["secret_weapons"]
+                assert sorted(up) == sorted(held) and down == 0, robot
+            elif robot["owner"] == seat:
                 assert sorted(up) == sorted(robot["secret_weapons"]) and down == 0, robot
             else:
                 assert robot["secret_weapons"] is None, robot
@@ -220,7 +229,6 @@ def test_boards_draw_every_frame_of_real_matches_in_every_view(live_server, sett
     settings.ARENA_BOT_ISOLATION = "process"
     matches = play_matches()
     base = live_server.url
-    common = BOARDS / "common.js"
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
@@ -228,8 +236,7 @@ def test_boards_draw_every_frame_of_real_matches_in_every_view(live_server, sett
         page = browser.new_page(viewport={"width": WIDTHS[0], "height": 900})
         watch = Watch(page)
         page.set_content(HARNESS)
-        if common.exists():
-            page.add_script_tag(path=str(common))
+        page.add_script_tag(path=str(BOARDS / "common.js"))
         for game in GAMES:
             page.add_script_tag(path=str(BOARDS / f"{game}.js"))
         for game in GAMES:
@@ -237,7 +244,8 @@ def test_boards_draw_every_frame_of_real_matches_in_every_view(live_server, sett
             api = page.request.get(f"{base}/api/matches/{match_id}/").json()
             names = [s["bot"] for s in sorted(api["seats"], key=lambda s: s["seat"])]
             seen_events: Counter[str] = Counter()
-            for view_name, seat in (("spectator", None), ("seat:0", 0), ("seat:1", 1)):
+            views = [("spectator", None), ("seat:0", 0), ("seat:1", 1), ("revealed", None)]
+            for view_name, seat in views:
                 reply = page.request.get(f"{base}/api/matches/{match_id}/frames/?view={view_name}")
                 assert reply.ok, reply.status
                 frames = reply.json()["frames"]
@@ -258,7 +266,7 @@ def test_boards_draw_every_frame_of_real_matches_in_every_view(live_server, sett
                     seen_events.update(shown["events"])
                 check_moments(game, frames, drawn)
                 if view_name == "spectator":
-                    page.set_viewport_size({"width": WIDTHS[0], "height": 900})
+                    page.set_viewport_size({"width": 400, "height": 900})  # a phone, about
                     screenshot(page, frames, drawn, ctx, game)
             # The match shows the moments its seed was chosen for, in every view alike.
             wanted = {"moonrakers": {"overload", "roll", "purchase", "contract"}}.get(

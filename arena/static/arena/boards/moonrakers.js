@@ -4,8 +4,9 @@
  * Draws only what the frame's view holds: another player's hand is face down except the
  * cards the table knows (known_hand); the seat's own hand only in that seat's view. The
  * spectator view's "hand" field is what every seat's hand has in common position by
- * position, so it is never drawn. Card names and contract requirements come from the
- * engine's public card data, copied below.
+ * position, so it is never drawn; the revealed view's `seats` show every hand. Drawn with
+ * common.js's helpers when the page has them (else the same few, here). Card names and
+ * contract requirements come from the engine's public card data, copied below.
  */
 (function () {
   "use strict";
@@ -243,40 +244,49 @@
   };
   // END DATA
 
-  var NS = "http://www.w3.org/2000/svg";
-  var W = 480; // viewBox width: one column that stays readable at phone width
+  var W = 400; // viewBox width (common.js: about 400 wide, text 12 units or more)
   var CAT_COLOUR = {
-    R: "#e07b28", T: "#2f7fd1", S: "#2e9a52", D: "#c8323c", M: "#8a8f98", C: "#8a4fc4",
-    F: "#6d6d6d", crew: "#8a4fc4", part: "#1c8c8c", objective: "#b8901c", contract: "#39424e",
+    R: "#c05621", T: "#2b6cb0", S: "#2f855a", D: "#c53030", M: "#718096", C: "#6b46c1",
+    F: "#4a5568", crew: "#6b46c1", part: "#1d7a7a", objective: "#975a16", contract: "#2d3748",
   };
   var REQ_NAMES = { R: "Reactor", T: "Thruster", S: "Shield", D: "Damage", C: "Crew", F: "Flex" };
+  var CARD_W = 74, CARD_H = 36, PER_ROW = 5;
 
-  // Tiny private SVG helpers (the shared ones in common.js have their own file).
-  function el(tag, attrs, kids) {
-    var node = document.createElementNS(NS, tag);
-    var key;
-    for (key in attrs || {}) {
-      if (attrs[key] !== null && attrs[key] !== undefined) node.setAttribute(key, String(attrs[key]));
+  // The shared helpers of common.js when the page has them, else the same few, here.
+  var OWN = (function () {
+    var NS = "http://www.w3.org/2000/svg";
+    function el(tag, attrs, kids) {
+      var node = document.createElementNS(NS, tag);
+      Object.keys(attrs || {}).forEach(function (k) {
+        var v = attrs[k];
+        if (v === null || v === undefined) return;
+        if (k === "text") node.textContent = String(v);
+        else node.setAttribute(k, String(v));
+      });
+      (kids || []).forEach(function (c) { if (c) node.appendChild(c); });
+      return node;
     }
-    (kids || []).forEach(function (kid) {
-      if (kid) node.appendChild(kid);
-    });
-    return node;
-  }
-  function text(x, y, value, attrs) {
-    var node = el("text", Object.assign({ x: x, y: y, "font-size": 12, fill: "#1d232b" }, attrs || {}));
-    node.textContent = String(value);
-    return node;
-  }
-  function title(value) {
-    var node = el("title");
-    node.textContent = value;
-    return node;
-  }
-  function clip(value, chars) {
-    value = String(value);
-    return value.length > chars ? value.slice(0, chars - 1) + "…" : value;
-  }
+    function text(x, y, value, attrs) {
+      return el("text", Object.assign({ x: x, y: y, "font-size": 13, fill: "#1a202c", text: value }, attrs || {}));
+    }
+    function title(value) { return el("title", { text: value }); }
+    function clip(value, n) {
+      value = String(value === null || value === undefined ? "" : value);
+      return value.length > n ? value.slice(0, n - 1) + "…" : value;
+    }
+    function back(x, y, w, h) {
+      return el("g", { class: "card back", "data-hidden": "1", transform: "translate(" + x + "," + y + ")" }, [
+        el("rect", { x: 0, y: 0, width: w, height: h, rx: 4, fill: "#4a5568", stroke: "#1a202c" }),
+        el("rect", { x: 4, y: 4, width: w - 8, height: h - 8, fill: "none", stroke: "#a0aec0", "stroke-dasharray": "3 3" }),
+      ]);
+    }
+    function seat(n, x, y, kids) {
+      return el("g", { class: "seat", "data-seat": n, transform: "translate(" + x + "," + y + ")" }, kids);
+    }
+    return { el: el, text: text, title: title, clip: clip, back: back, seat: seat };
+  })();
+  var S = OWN;
+
   function nameOf(ctx, seat) {
     var names = (ctx && ctx.names) || [];
     return names[seat] || "Seat " + seat;
@@ -293,101 +303,103 @@
     return [String(id), "F", false];
   }
 
-  // A face-up card: its colour band, its name, an "OL" corner when it is an Overload card.
-  function card(x, y, w, h, id, extra) {
-    var info = cardInfo(id);
-    var colour = CAT_COLOUR[info[1]] || "#555";
-    var kids = [
-      title(info[0] + (info[2] ? " (Overload)" : "")),
-      el("rect", { x: x, y: y, width: w, height: h, rx: 4, fill: "#fff", stroke: colour, "stroke-width": 1.5 }),
-      el("rect", { x: x, y: y, width: w, height: 6, rx: 2, fill: colour }),
-      text(x + 3, y + h - 6, clip(info[0], Math.max(3, Math.floor(w / 6))), { "font-size": 10 }),
-    ];
-    if (extra) kids.push(text(x + 3, y + 15, extra, { "font-size": 9.5, "font-weight": "bold", fill: "#39424e" }));
-    if (info[2]) {
-      kids.push(el("rect", { x: x + w - 17, y: y + 1, width: 16, height: 9, rx: 2, fill: "#6a1b9a" }));
-      kids.push(text(x + w - 9, y + 8.5, "OL", { "font-size": 7, fill: "#fff", "text-anchor": "middle" }));
-    }
-    return el("g", { class: "card", "data-card": id, "data-overload": info[2] ? "1" : null }, kids);
+  function olBadge(x, y) {
+    return S.el("g", { class: "ol" }, [
+      S.el("rect", { x: x, y: y, width: 20, height: 12, rx: 2, fill: "#553c9a" }),
+      S.text(x + 10, y + 10, "OL", { "font-size": 10, fill: "#fff", "text-anchor": "middle" }),
+    ]);
   }
 
-  // A face-down card: a back and nothing that says which card it is.
-  function back(x, y, w, h) {
-    return el("g", { class: "card back", "data-hidden": "1" }, [
-      el("rect", { x: x, y: y, width: w, height: h, rx: 4, fill: "#3b4a6b", stroke: "#1f2a40" }),
-      el("circle", { cx: x + w / 2, cy: y + h / 2, r: Math.min(w, h) / 4, fill: "none", stroke: "#9fb0d6" }),
-    ]);
+  // A face-up card: a colour band, its name, an "OL" corner when it is an Overload card,
+  // an optional note above the name (a count, IOspheres).
+  function card(x, y, w, h, id, note) {
+    var info = cardInfo(id);
+    var colour = CAT_COLOUR[info[1]] || "#4a5568";
+    var kids = [
+      S.title(info[0] + (info[2] ? " (Overload)" : "") + (note ? " " + note : "")),
+      S.el("rect", { x: x, y: y, width: w, height: h, rx: 4, fill: "#fff", stroke: colour, "stroke-width": 1.5 }),
+      S.el("rect", { x: x, y: y, width: w, height: 5, rx: 2, fill: colour }),
+      S.text(x + 4, y + h - 6, S.clip(info[0], Math.floor(w / 7)), { "font-size": 12 }),
+    ];
+    if (note) kids.push(S.text(x + 4, y + 17, note, { "font-size": 12, "font-weight": "bold", fill: "#2d3748" }));
+    if (info[2]) kids.push(olBadge(x + w - 21, y + 6));
+    return S.el("g", { class: "card", "data-card": id, "data-overload": info[2] ? "1" : null }, kids);
   }
 
   // A hazard die: the face shows how many hazard icons it rolled (0, 1 or 2).
   function hazardDie(x, y, value) {
-    var kids = [el("rect", { x: x, y: y, width: 18, height: 18, rx: 3, fill: "#fdf6e3", stroke: "#6b5b2a" })];
-    var spots = value === 1 ? [[9, 9]] : value === 2 ? [[5.5, 9], [12.5, 9]] : [];
-    spots.forEach(function (p) {
-      kids.push(el("path", {
-        d: "M" + (x + p[0]) + " " + (y + p[1] - 4) + "l3.5 7h-7z", fill: "#d03b1f",
-      }));
+    var kids = [S.title("hazard die: " + value + " hazard" + (value === 1 ? "" : "s")),
+      S.el("rect", { x: x, y: y, width: 22, height: 22, rx: 4, fill: "#fefcbf", stroke: "#744210", "stroke-width": 1.5 })];
+    var spots = value === 1 ? [11] : value === 2 ? [6.5, 15.5] : [];
+    spots.forEach(function (cx) {
+      kids.push(S.el("path", { d: "M" + (x + cx) + " " + (y + 6) + "l4 9h-8z", fill: "#c53030" }));
     });
-    kids.push(title("hazard die: " + value + " hazard" + (value === 1 ? "" : "s")));
-    return el("g", { class: "die", "data-value": value }, kids);
+    return S.el("g", { class: "hazard-die", "data-value": value }, kids);
   }
 
   function reqChips(x, y, req, attrs) {
     var kids = [];
     Object.keys(req || {}).forEach(function (type) {
-      var colour = CAT_COLOUR[type] || "#555";
-      kids.push(el("rect", { x: x, y: y, width: 28, height: 14, rx: 7, fill: colour }));
-      kids.push(text(x + 14, y + 11, type + req[type], { "font-size": 10, fill: "#fff", "text-anchor": "middle" }));
-      kids.push(title(REQ_NAMES[type] + " " + req[type]));
-      x += 31;
+      kids.push(S.el("g", {}, [
+        S.title(REQ_NAMES[type] + " " + req[type]),
+        S.el("rect", { x: x, y: y, width: 34, height: 17, rx: 8, fill: CAT_COLOUR[type] || "#4a5568" }),
+        S.text(x + 17, y + 13, type + req[type], { "font-size": 12, fill: "#fff", "text-anchor": "middle", "font-weight": "bold" }),
+      ]));
+      x += 37;
     });
-    return el("g", Object.assign({ class: "requirements" }, attrs || {}), kids);
+    return S.el("g", Object.assign({ class: "requirements" }, attrs || {}), kids);
   }
 
   function contractCard(x, y, w, h, id, highlight) {
     if (!id) {
-      return el("rect", { x: x, y: y, width: w, height: h, rx: 5, fill: "none", stroke: "#aab", "stroke-dasharray": "4 3" });
+      return S.el("rect", { x: x, y: y, width: w, height: h, rx: 5, fill: "none", stroke: "#a0aec0", "stroke-dasharray": "4 3" });
     }
     var c = CONTRACTS[id] || [id, "?", "normal", 0, 0, 0, {}, 0, 0, [], 0];
+    var mode = c[2] === "h2h" ? "Head to Head" : c[2] === "flex" ? "Flex" : c[1];
     var kids = [
-      title(c[0] + " (" + c[1] + ", " + c[2] + ")"),
-      el("rect", { x: x, y: y, width: w, height: h, rx: 5, fill: highlight ? "#fff7d6" : "#f4f6fa", stroke: highlight ? "#d49b00" : "#8793a6", "stroke-width": highlight ? 2.5 : 1 }),
-      text(x + 5, y + 14, clip(c[0], 24), { "font-size": 11, "font-weight": "bold" }),
-      text(x + w - 5, y + 14, c[2] === "h2h" ? "Head to Head" : c[2] === "flex" ? "Flex" : c[1], { "font-size": 9, "text-anchor": "end", fill: "#555" }),
+      S.title(c[0] + " (" + c[1] + ", " + c[2] + ")"),
+      S.el("rect", { x: x, y: y, width: w, height: h, rx: 5, fill: highlight ? "#fefcbf" : "#f7fafc", stroke: highlight ? "#b7791f" : "#718096", "stroke-width": highlight ? 2.5 : 1 }),
+      S.text(x + 5, y + 15, S.clip(c[0], Math.floor((w - 26) / 7)), { "font-size": 12, "font-weight": "bold" }),
     ];
     if (c[2] === "h2h") {
-      kids.push(text(x + 5, y + 31, "scores " + c[9].join("+") + " · 2nd ¢" + c[10], { "font-size": 10 }));
+      kids.push(S.text(x + 5, y + 34, "scores " + c[9].join("+") + " · 2nd ¢" + c[10], { "font-size": 12 }));
     } else {
-      kids.push(reqChips(x + 5, y + 20, c[6]));
+      kids.push(reqChips(x + 5, y + 21, c[6]));
     }
-    var reward = "★" + c[3] + "  ¢" + c[4] + (c[5] ? "  +" + c[5] + " bonus" : "");
-    kids.push(text(x + 5, y + h - 6, reward, { "font-size": 10 }));
+    kids.push(S.text(x + 5, y + h - 7, "★" + c[3] + " ¢" + c[4] + (c[5] ? " +" + c[5] : "") + "  " + mode, { "font-size": 12, fill: "#2d3748" }));
     for (var i = 0; i < c[7]; i++) {
-      kids.push(el("rect", { x: x + w - 14 - i * 13, y: y + h - 16, width: 11, height: 11, rx: 2, fill: "#fdf6e3", stroke: "#6b5b2a" }));
+      kids.push(S.el("rect", { x: x + w - 15 - i * 13, y: y + h - 17, width: 11, height: 11, rx: 2, fill: "#fefcbf", stroke: "#744210" }));
     }
-    if (c[8] === 1) {
-      kids.push(el("rect", { x: x + w - 22, y: y + 21, width: 17, height: 10, rx: 2, fill: "#6a1b9a" }));
-      kids.push(text(x + w - 13.5, y + 29, "OL", { "font-size": 7, fill: "#fff", "text-anchor": "middle" }));
-    }
-    return el("g", { class: "contract", "data-card": id, "data-overload": c[8] === 1 ? "1" : null }, kids);
+    if (c[8] === 1) kids.push(olBadge(x + w - 23, y + 5));
+    return S.el("g", { class: "contract", "data-card": id, "data-overload": c[8] === 1 ? "1" : null }, kids);
   }
 
-  // A row of cards that wraps; returns [group, height used].
-  function cardRow(x, y, ids, perRow, w, h, extras) {
-    var g = el("g", { class: "cards" });
+  // A row of cards that wraps (null draws a face-down card); returns [group, height used].
+  function cardRow(x, y, ids, perRow, notes, cls) {
+    var g = S.el("g", { class: "cards" + (cls ? " " + cls : "") });
     ids.forEach(function (id, i) {
-      var cx = x + (i % perRow) * (w + 4);
-      var cy = y + Math.floor(i / perRow) * (h + 4);
-      g.appendChild(id === null ? back(cx, cy, w, h) : card(cx, cy, w, h, id, extras ? extras[i] : null));
+      var cx = x + (i % perRow) * (CARD_W + 3);
+      var cy = y + Math.floor(i / perRow) * (CARD_H + 3);
+      g.appendChild(id === null ? S.back(cx, cy, CARD_W, CARD_H) : card(cx, cy, CARD_W, CARD_H, id, notes ? notes[i] : null));
     });
-    var rows = Math.max(1, Math.ceil(ids.length / perRow));
-    return [g, ids.length ? rows * (h + 4) : 0];
+    return [g, ids.length ? Math.ceil(ids.length / perRow) * (CARD_H + 3) : 0];
   }
 
-  function section(svg, y, label) {
-    svg.appendChild(text(8, y + 13, label, { "font-size": 12, "font-weight": "bold", fill: "#39424e", class: "section" }));
-    svg.appendChild(el("line", { x1: 8, x2: W - 8, y1: y + 17, y2: y + 17, stroke: "#cfd5de" }));
-    return y + 22;
+  function label(parent, x, y, value) {
+    parent.appendChild(S.text(x, y, value, { "font-size": 12, fill: "#4a5568" }));
+  }
+
+  function section(svg, y, value) {
+    svg.appendChild(S.text(6, y + 14, value, { "font-size": 13, "font-weight": "bold", fill: "#2d3748", class: "section" }));
+    svg.appendChild(S.el("line", { x1: 6, x2: W - 6, y1: y + 19, y2: y + 19, stroke: "#cbd5e0" }));
+    return y + 25;
+  }
+
+  function seatOf(ctx) {
+    if (!ctx) return null;
+    if (typeof ctx.seat === "number") return ctx.seat;
+    var m = /^seat:(\d+)$/.exec(ctx.view || "");
+    return m ? Number(m[1]) : null;
   }
 
   // "Game over: X wins" (or "X and Y share first place") from the result's ranks.
@@ -400,20 +412,13 @@
     return "Game over: " + first.join(" and ") + (first.length > 1 ? " share first place" : " wins");
   }
 
-  function seatOf(ctx) {
-    if (!ctx) return null;
-    if (typeof ctx.seat === "number") return ctx.seat;
-    var m = /^seat:(\d+)$/.exec(ctx.view || "");
-    return m ? Number(m[1]) : null;
-  }
-
   function drawContracts(svg, y, v) {
-    y = section(svg, y, "Contracts on offer (" + v.contract_deck + " in the deck)");
-    var w = (W - 20) / 2, h = 54;
+    y = section(svg, y, "Contracts on offer · " + v.contract_deck + " in the deck");
+    var w = (W - 15) / 2, h = 60;
     (v.contracts || []).forEach(function (id, i) {
-      svg.appendChild(contractCard(8 + (i % 2) * (w + 4), y + Math.floor(i / 2) * (h + 4), w, h, id, false));
+      svg.appendChild(contractCard(6 + (i % 2) * (w + 3), y + Math.floor(i / 2) * (h + 3), w, h, id, false));
     });
-    return y + Math.ceil((v.contracts || []).length / 2) * (h + 4) + 4;
+    return y + Math.ceil((v.contracts || []).length / 2) * (h + 3) + 4;
   }
 
   function drawCurrent(svg, y, v, ctx) {
@@ -424,165 +429,161 @@
       y = section(svg, y, "Last contract");
       var info = CONTRACTS[last.contract] || [last.contract];
       var who = (last.participants || []).map(function (s) { return nameOf(ctx, s); }).join(", ");
-      var g = el("g", { class: "last-contract", "data-success": last.success ? "1" : "0" }, [
-        text(8, y + 12, info[0] + ": " + (last.success ? "completed" : "failed") + " by " + who, {
-          "font-size": 11, fill: last.success ? "#1d6b35" : "#a3261f",
+      svg.appendChild(S.el("g", { class: "last-contract", "data-success": last.success ? "1" : "0" }, [
+        S.text(6, y + 13, S.clip(info[0] + (last.success ? ": completed" : ": failed"), 52), {
+          "font-size": 12, "font-weight": "bold", fill: last.success ? "#276749" : "#9b2c2c",
         }),
-      ]);
-      svg.appendChild(g);
-      return y + 22;
+        S.text(6, y + 29, S.clip("by " + who, 56), { "font-size": 12 }),
+      ]));
+      return y + 38;
     }
     y = section(svg, y, "Contract in progress");
-    var panel = el("g", { class: "current-contract", "data-contract": c.id });
+    var panel = S.el("g", { class: "current-contract", "data-contract": c.id });
     svg.appendChild(panel);
-    panel.appendChild(contractCard(8, y, 200, 54, c.id, true));
+    var cw = (W - 15) / 2, rx = 6 + cw + 8;
+    panel.appendChild(contractCard(6, y, cw, 60, c.id, true));
     var names = (c.participants || []).map(function (s) { return nameOf(ctx, s); });
-    panel.appendChild(text(216, y + 11, "In the contract:", { "font-size": 10, fill: "#555" }));
-    panel.appendChild(text(216, y + 25, clip(names.join(", "), 40), { "font-size": 11, class: "participants" }));
-    panel.appendChild(text(216, y + 41, "Still needed:", { "font-size": 10, fill: "#555" }));
-    panel.appendChild(reqChips(286, y + 31, c.remaining || {}, { class: "remaining" }));
+    label(panel, rx, y + 12, "In the contract:");
+    panel.appendChild(S.text(rx, y + 27, S.clip(names.join(", "), 26), { "font-size": 12, class: "participants" }));
+    label(panel, rx, y + 43, "Still needed:");
+    panel.appendChild(reqChips(rx, y + 47, c.remaining || {}, { class: "remaining" }));
+    y += 70;
     var dealText = (c.deals || []).map(function (d) {
       return nameOf(ctx, d[0]) + ": ★" + d[1][0] + " ¢" + d[1][1] + " +" + d[1][2] + " ⚠" + d[1][3];
     }).join("; ");
-    if (c.offer) dealText = "offer to " + nameOf(ctx, c.invitee) + ": " + c.offer.join("/");
-    if (dealText) panel.appendChild(text(216, y + 58, clip(dealText, 44), { "font-size": 10 }));
-    if (c.scores) panel.appendChild(text(216, y + 58, "Scores: " + c.scores.join(" · "), { "font-size": 10 }));
-    y += 66;
+    if (c.offer) dealText = "Offer to " + nameOf(ctx, c.invitee) + ": ★" + c.offer[0] + " ¢" + c.offer[1] + " +" + c.offer[2] + " ⚠" + c.offer[3];
+    if (c.scores) dealText = "Scores: " + c.scores.join(" · ");
+    if (dealText) {
+      panel.appendChild(S.text(6, y + 8, S.clip(dealText, 56), { "font-size": 12, class: "deals" }));
+      y += 18;
+    }
     (c.execution || []).forEach(function (entry) {
       var q = entry[0], px = entry[1];
-      var row = el("g", { class: "attempt", "data-seat-attempt": q });
-      row.appendChild(text(8, y + 13, clip(nameOf(ctx, q), 14), { "font-size": 11, "font-weight": "bold" }));
-      row.appendChild(text(8, y + 27, "act " + px.actions + " · blk " + px.blocked + " · dmg " + px.damage, { "font-size": 9.5, fill: "#39424e" }));
+      var row = S.el("g", { class: "attempt", "data-attempt": q });
+      row.appendChild(S.text(6, y + 15, S.clip(nameOf(ctx, q), 18), { "font-size": 12, "font-weight": "bold" }));
       (px.dice || []).forEach(function (value, i) {
-        row.appendChild(hazardDie(118 + i * 21, y + 2, value));
+        row.appendChild(hazardDie(150 + i * 25, y + 1, value));
       });
-      var dx = 118 + Math.max(1, (px.dice || []).length) * 21 + 4;
-      var played = cardRow(dx, y, px.played || [], Math.max(1, Math.floor((W - 8 - dx) / 64)), 60, 30);
+      row.appendChild(S.text(W - 6, y + 15, "act " + px.actions + " · blk " + px.blocked + " · dmg " + px.damage, { "font-size": 12, "text-anchor": "end", fill: "#4a5568" }));
+      y += 28;
+      var played = cardRow(6, y, px.played || [], PER_ROW, null, "played");
       row.appendChild(played[0]);
       svg.appendChild(row);
-      y += Math.max(34, played[1]) + 2;
+      y += played[1] + 2;
     });
-    return y + 4;
+    return y + 2;
   }
 
   function drawArmory(svg, y, v) {
     y = section(svg, y, "Armory");
-    var crew = cardRow(8, y, v.armory_crew || [], 7, 62, 34);
-    svg.appendChild(crew[0]);
-    y += crew[1];
-    var parts = cardRow(8, y, v.armory_parts || [], 7, 62, 34);
-    svg.appendChild(parts[0]);
-    y += parts[1];
+    [v.armory_crew || [], v.armory_parts || []].forEach(function (ids) {
+      var row = cardRow(6, y, ids, PER_ROW, null, "armory");
+      svg.appendChild(row[0]);
+      y += row[1];
+    });
     if (v.advanced_supply) {
       var kinds = Object.keys(v.advanced_supply);
-      var adv = cardRow(8, y, kinds, 7, 62, 30, kinds.map(function (k) { return "×" + v.advanced_supply[k]; }));
-      adv[0].setAttribute("class", "cards advanced");
+      var adv = cardRow(6, y, kinds, PER_ROW, kinds.map(function (k) { return "×" + v.advanced_supply[k]; }), "advanced");
       svg.appendChild(adv[0]);
       y += adv[1];
     }
-    if (v.mercs && v.mercs.length) {
-      svg.appendChild(text(8, y + 12, "Mercenaries", { "font-size": 10, fill: "#555" }));
-      var mercs = cardRow(80, y, v.mercs.filter(function (m) { return m !== null; }), 6, 62, 30);
-      mercs[0].setAttribute("class", "cards mercs");
-      svg.appendChild(mercs[0]);
-      y += Math.max(18, mercs[1]);
+    var mercs = (v.mercs || []).filter(function (m) { return m !== null; });
+    if (mercs.length) {
+      label(svg, 6, y + 13, "Mercenaries");
+      y += 18;
+      var row = cardRow(6, y, mercs, PER_ROW, null, "mercs");
+      svg.appendChild(row[0]);
+      y += row[1];
     }
     if (v.overload) {
-      svg.appendChild(text(8, y + 12, "IOspheres in supply: " + v.iospheres_supply, { "font-size": 10, fill: "#555" }));
-      y += 18;
+      label(svg, 6, y + 13, "IOspheres in supply: " + v.iospheres_supply);
+      y += 20;
     }
-    return y + 2;
+    return y;
+  }
+
+  // The cards of a hand this view can name: all of it for its owner (and in the revealed
+  // view); for anyone else the cards the table knows, the rest face down.
+  function handOf(v, q, seat) {
+    var p = v.players[q];
+    var own = Array.isArray(v.seats) && v.seats[q] ? v.seats[q].hand : seat === q ? v.hand : null;
+    if (Array.isArray(own)) return own.slice();
+    var hand = (p.known_hand || []).slice();
+    for (var i = hand.length; i < p.hand_size; i++) hand.push(null);
+    return hand;
   }
 
   function drawPlayer(svg, y, v, q, ctx, seat, toMove) {
     var p = v.players[q];
     var mine = seat === q;
-    var area = el("g", { class: "player", "data-seat": q });
+    var area = S.seat(q, 0, 0, []);
+    area.setAttribute("class", "seat player");
     svg.appendChild(area);
     var top = y;
-    var head = nameOf(ctx, q) + (v.mission_leader === q ? "  ◆ Mission Leader" : "");
-    area.appendChild(text(14, y + 15, clip(head, 40), { "font-size": 12, "font-weight": "bold" }));
-    if (toMove === q) area.appendChild(text(W - 14, y + 15, "▶ to move", { "font-size": 11, "text-anchor": "end", fill: "#b25b00", class: "to-move" }));
-    area.appendChild(text(14, y + 32, "★ " + p.prestige + " Prestige", { "font-size": 12, class: "prestige", fill: "#8a6500" }));
-    area.appendChild(text(120, y + 32, "¢ " + p.credits + " credits", { "font-size": 12, class: "credits" }));
-    area.appendChild(text(222, y + 32, "deck " + p.draw_size + " · discard " + p.discard_size + " · obj " + p.objectives_held + (p.claimed.length ? " (✓" + p.claimed.length + ")" : ""), { "font-size": 10, fill: "#555" }));
-    y += 40;
-    // Ship parts (IOspheres on them as a count) and IO crew in play.
-    var installed = (p.parts || []).map(function (e) { return e[0]; });
-    var extras = (p.parts || []).map(function (e) { return e[1] ? "◉" + e[1] : null; });
-    (p.in_play || []).forEach(function (e) {
+    area.appendChild(S.text(12, y + 17, S.clip(nameOf(ctx, q), 30), { "font-size": 13, "font-weight": "bold" }));
+    var marks = (v.mission_leader === q ? "◆ Mission Leader" : "") + (toMove === q ? "  ▶ to move" : "");
+    if (marks) area.appendChild(S.text(W - 12, y + 17, marks.trim(), { "font-size": 12, "text-anchor": "end", fill: "#9c4221", class: "marks" }));
+    area.appendChild(S.text(12, y + 34, "★ " + p.prestige + " Prestige", { "font-size": 13, class: "prestige", fill: "#744210", "font-weight": "bold" }));
+    area.appendChild(S.text(130, y + 34, "¢ " + p.credits + " credits", { "font-size": 13, class: "credits" }));
+    label(area, 12, y + 51, "deck " + p.draw_size + " · discard " + p.discard_size + " · objectives " + p.objectives_held + (p.claimed.length ? " (✓" + p.claimed.length + ")" : ""));
+    y += 58;
+    var groups = [];
+    var installed = [], notes = [];
+    (p.parts || []).concat(p.in_play || []).forEach(function (e) {
       installed.push(e[0]);
-      extras.push(e[1] ? "◉" + e[1] : null);
+      notes.push(e[1] ? "◉" + e[1] : null);
     });
-    if (installed.length) {
-      area.appendChild(text(14, y + 12, "Ship", { "font-size": 10, fill: "#555" }));
-      var ship = cardRow(50, y, installed, 6, 66, 30, extras);
-      ship[0].setAttribute("class", "cards ship");
-      area.appendChild(ship[0]);
-      y += ship[1];
-    }
-    // The hand: all of it face up for its owner; for anyone else the cards the table knows
-    // face up and the rest face down.
-    var hand;
-    if (mine && Array.isArray(v.hand)) {
-      hand = v.hand.slice();
-    } else {
-      hand = (p.known_hand || []).slice();
-      for (var i = hand.length; i < p.hand_size; i++) hand.push(null);
-    }
-    area.appendChild(text(14, y + 12, "Hand", { "font-size": 10, fill: "#555" }));
-    var row = cardRow(50, y, hand, 7, 56, 32);
-    row[0].setAttribute("class", "cards hand");
-    area.appendChild(row[0]);
-    y += Math.max(20, row[1]);
-    var small = [];
-    if (p.discard_top) small.push(["Discard top", [p.discard_top]]);
-    if (p.claimed.length) small.push(["Claimed", p.claimed]);
-    if (mine && Array.isArray(v.objectives) && v.objectives.length) small.push(["Objectives", v.objectives]);
-    small.forEach(function (item) {
-      area.appendChild(text(14, y + 12, item[0], { "font-size": 10, fill: "#555" }));
-      var r = cardRow(80, y, item[1], 6, 62, 26);
-      r[0].setAttribute("class", "cards " + item[0].toLowerCase().replace(" ", "-"));
-      area.appendChild(r[0]);
-      y += r[1];
+    if (installed.length) groups.push(["Ship", installed, notes, "ship"]);
+    groups.push(["Hand", handOf(v, q, seat), null, "hand"]);
+    if (p.discard_top) groups.push(["Discard pile top", [p.discard_top], null, "discard-top"]);
+    if (p.claimed.length) groups.push(["Objectives claimed", p.claimed, null, "claimed"]);
+    var secret = Array.isArray(v.seats) && v.seats[q] ? v.seats[q].objectives : mine ? v.objectives : null;
+    if (Array.isArray(secret) && secret.length) groups.push(["Secret objectives", secret, null, "objectives"]);
+    groups.forEach(function (gr) {
+      label(area, 12, y + 12, gr[0] + (gr[3] === "hand" ? " · " + gr[1].length : ""));
+      y += 16;
+      var row = cardRow(12, y, gr[1], PER_ROW, gr[2], gr[3]);
+      area.appendChild(row[0]);
+      y += Math.max(row[1], 4);
     });
     area.insertBefore(
-      el("rect", {
-        x: 6, y: top, width: W - 12, height: y - top + 4, rx: 6,
-        fill: mine ? "#eef6ff" : "#f7f8fa", stroke: toMove === q ? "#e08a00" : "#c5cbd4", "stroke-width": toMove === q ? 2 : 1,
+      S.el("rect", {
+        x: 4, y: top, width: W - 8, height: y - top + 4, rx: 6,
+        fill: mine ? "#ebf8ff" : "#f7fafc", stroke: toMove === q ? "#dd6b20" : "#cbd5e0", "stroke-width": toMove === q ? 2 : 1,
       }),
       area.firstChild
     );
-    return y + 10;
+    return y + 12;
   }
 
   function draw(frame, ctx) {
+    S = (ctx && ctx.svg) || (window.MoonBoards && window.MoonBoards.svg) || OWN;
     var v = (frame && frame.view) || {};
     var seat = seatOf(ctx);
-    var svg = el("svg", {
-      xmlns: NS, class: "board board-moonrakers", "data-step": frame ? frame.index : 0,
+    var svg = S.el("svg", {
+      xmlns: "http://www.w3.org/2000/svg", class: "board board-moonrakers", "data-step": frame ? frame.index : 0,
       role: "img", "aria-label": "Moonrakers table, step " + (frame ? frame.index : 0),
       width: "100%", preserveAspectRatio: "xMidYMin meet",
       style: "display:block;max-width:100%;height:auto;font-family:system-ui,sans-serif",
     });
-    var y = 4;
+    var y = 2;
+    svg.appendChild(S.text(6, y + 15, "Turn " + v.turn + (v.overload ? " · Overload" : " · base game"), { "font-size": 14, "font-weight": "bold" }));
     var pending = v.pending || [];
-    var head = "Turn " + v.turn + (v.overload ? " · Overload" : " · base game");
-    svg.appendChild(text(8, y + 14, head, { "font-size": 13, "font-weight": "bold" }));
-    if (frame && frame.result) {
-      svg.appendChild(text(W - 8, y + 14, clip(winners(frame.result, ctx), 44), { "font-size": 12, "text-anchor": "end", fill: "#a3261f", class: "game-over" }));
-    } else if (pending.length) {
-      var who = typeof pending[1] === "number" ? nameOf(ctx, pending[1]) + ": " : "";
-      svg.appendChild(text(W - 8, y + 14, clip(who + String(pending[0]).replace(/_/g, " "), 40), { "font-size": 11, "text-anchor": "end", fill: "#555", class: "pending" }));
+    var status = "";
+    if (frame && frame.result) status = winners(frame.result, ctx);
+    else if (pending.length) status = (typeof pending[1] === "number" ? nameOf(ctx, pending[1]) + ": " : "") + String(pending[0]).replace(/_/g, " ");
+    if (status) {
+      svg.appendChild(S.text(6, y + 33, S.clip(status, 54), { "font-size": 12, fill: frame && frame.result ? "#9b2c2c" : "#4a5568", class: frame && frame.result ? "game-over" : "pending" }));
+      y += 18;
     }
-    y += 22;
+    y += 24;
     if (Array.isArray(v.contracts)) y = drawContracts(svg, y, v);
     y = drawCurrent(svg, y, v, ctx);
     if (Array.isArray(v.armory_crew)) y = drawArmory(svg, y, v);
     var players = v.players || [];
     if (players.length) y = section(svg, y, "Players");
     for (var q = 0; q < players.length; q++) y = drawPlayer(svg, y, v, q, ctx, seat, frame ? frame.to_move : null);
-    svg.setAttribute("viewBox", "0 0 " + W + " " + Math.ceil(y + 4));
+    svg.setAttribute("viewBox", "0 0 " + W + " " + Math.ceil(y + 2));
     return svg;
   }
 
@@ -614,15 +615,16 @@
     var dice = function (view) {
       return JSON.stringify(((view.contract || {}).execution || []).map(function (e) { return e[1].dice; }));
     };
-    var now = ((v.contract || {}).execution || []).some(function (e) { return e[1].dice.length > 0; });
-    if (now && dice(v) !== dice(pv)) kinds.push("roll");
+    var rolled = ((v.contract || {}).execution || []).some(function (e) { return e[1].dice.length > 0; });
+    if (rolled && dice(v) !== dice(pv)) kinds.push("roll");
     if (verb === "buy") kinds.push("purchase");
     if (verb === "merc") kinds.push("hire");
-    if (verb === "contract") kinds.push("contract");
-    if (JSON.stringify(v.last_contract || null) !== JSON.stringify(pv.last_contract || null) && v.last_contract) {
-      if (kinds.indexOf("contract") < 0) kinds.push("contract");
-    }
-    if (v.overload && actionCards(action).some(function (id) { return cardInfo(id)[2]; })) kinds.push("overload");
+    var settled = v.last_contract && JSON.stringify(v.last_contract) !== JSON.stringify(pv.last_contract || null);
+    if (verb === "contract" || settled) kinds.push("contract");
+    // An Overload card played, bought, gained or used, or an Overload contract taken.
+    var named = OVERLOAD_VERBS.indexOf(verb) >= 0 ? actionCards(action.slice(1)) : [];
+    if (verb === "contract" && Array.isArray(pv.contracts)) named = [pv.contracts[action[1]]];
+    if (v.overload && named.some(function (id) { return id && cardInfo(id)[2]; })) kinds.push("overload");
     var before = (pv.players || []).map(function (p) { return p.prestige; });
     var after = (v.players || []).map(function (p) { return p.prestige; });
     if (before.length && JSON.stringify(before) !== JSON.stringify(after)) kinds.push("prestige");
