@@ -94,11 +94,11 @@ PROBE = """([frames, ctx]) => {
 
 
 def strings(value: Any) -> set[str]:
-    """Every string in a JSON value (keys too): what a view names."""
+    """Every string value in a JSON value (not its keys): what a view names."""
     if isinstance(value, str):
         return {value}
     if isinstance(value, dict):
-        return set(value) | {s for v in value.values() for s in strings(v)}
+        return {s for v in value.values() for s in strings(v)}
     if isinstance(value, list):
         return {s for v in value for s in strings(v)}
     return set()

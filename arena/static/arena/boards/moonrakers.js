@@ -311,8 +311,9 @@
   }
 
   // A face-up card: a colour band, its name, an "OL" corner when it is an Overload card,
-  // an optional note above the name (a count, IOspheres).
-  function card(x, y, w, h, id, note) {
+  // an optional note above the name (a count, IOspheres). `attr` names what it shows:
+  // data-card for a card, data-supply for a supply pile of a kind (the Advanced cards).
+  function card(x, y, w, h, id, note, attr) {
     var info = cardInfo(id);
     var colour = CAT_COLOUR[info[1]] || "#4a5568";
     var kids = [
@@ -323,7 +324,9 @@
     ];
     if (note) kids.push(S.text(x + 4, y + 17, note, { "font-size": 12, "font-weight": "bold", fill: "#2d3748" }));
     if (info[2]) kids.push(olBadge(x + w - 21, y + 6));
-    return S.el("g", { class: "card", "data-card": id, "data-overload": info[2] ? "1" : null }, kids);
+    var attrs = { class: "card", "data-overload": info[2] ? "1" : null };
+    attrs[attr || "data-card"] = id;
+    return S.el("g", attrs, kids);
   }
 
   // A hazard die: the face shows how many hazard icons it rolled (0, 1 or 2).
@@ -375,12 +378,12 @@
   }
 
   // A row of cards that wraps (null draws a face-down card); returns [group, height used].
-  function cardRow(x, y, ids, perRow, notes, cls) {
+  function cardRow(x, y, ids, perRow, notes, cls, attr) {
     var g = S.el("g", { class: "cards" + (cls ? " " + cls : "") });
     ids.forEach(function (id, i) {
       var cx = x + (i % perRow) * (CARD_W + 3);
       var cy = y + Math.floor(i / perRow) * (CARD_H + 3);
-      g.appendChild(id === null ? S.back(cx, cy, CARD_W, CARD_H) : card(cx, cy, CARD_W, CARD_H, id, notes ? notes[i] : null));
+      g.appendChild(id === null ? S.back(cx, cy, CARD_W, CARD_H) : card(cx, cy, CARD_W, CARD_H, id, notes ? notes[i] : null, attr));
     });
     return [g, ids.length ? Math.ceil(ids.length / perRow) * (CARD_H + 3) : 0];
   }
@@ -483,7 +486,7 @@
     });
     if (v.advanced_supply) {
       var kinds = Object.keys(v.advanced_supply);
-      var adv = cardRow(6, y, kinds, PER_ROW, kinds.map(function (k) { return "×" + v.advanced_supply[k]; }), "advanced");
+      var adv = cardRow(6, y, kinds, PER_ROW, kinds.map(function (k) { return "×" + v.advanced_supply[k]; }), "advanced", "data-supply");
       svg.appendChild(adv[0]);
       y += adv[1];
     }
