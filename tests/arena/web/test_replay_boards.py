@@ -218,6 +218,79 @@ def test_the_boards_in_chromium(live_server, settings):
         browser.close()
 
 
+def off_the_loop(write) -> None:
+    """Run a database write in a thread of its own: Playwright's loop makes this thread
+    async to Django."""
+    import threading
+
+    done: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            write()
+        except BaseException as exc:  # handed to the test below
+            done.append(exc)
+        finally:
+            from django.db import connection
+
+            connection.close()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    if done:
+        raise done[0]
+
+
+def test_a_running_match_is_watched_live(live_server):
+    """The page of a running match opens at its latest step and follows new ones as the
+    worker stores them (workers/tasks.py `_live_records`), then says when it is over."""
+    import random
+
+    import engine
+
+    state = engine.get_game("moon_adventure").new_state(2, 6)
+    rng = random.Random(6)
+    while not state.is_terminal():
+        state.apply(rng.choice(state.legal_actions()))
+    full = json.loads(json.dumps(state.record()))
+    partial = {**full, "actions": full["actions"][:5], "result": None}
+    match = Match.objects.create(
+        game="moon_adventure",
+        rules_version=full["rules_version"],
+        players=2,
+        seed=6,
+        status=Match.Status.RUNNING,
+        record=partial,
+    )
+    base = live_server.url
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        page = browser.new_page(viewport={"width": 375, "height": 800})
+        watch = Watch(page)
+        page.goto(f"{base}/matches/{match.pk}/", wait_until="networkidle")
+        page.wait_for_selector("#replay[data-ready='1']", timeout=60000)
+        assert board_state(page)["step"] == "5"
+        assert page.locator("#replay-view option[value='revealed']").count() == 0
+        partial["actions"] = full["actions"][:12]
+        off_the_loop(lambda: Match.objects.filter(pk=match.pk).update(record=partial))
+        page.wait_for_selector("#replay svg.board[data-step='12']", timeout=20000)
+        assert "Live: 12 steps so far" in page.locator("#replay-live").inner_text()
+        off_the_loop(
+            lambda: Match.objects.filter(pk=match.pk).update(
+                record=full, status=Match.Status.FINISHED, result=full["result"]
+            )
+        )
+        last = len(full["actions"])
+        page.wait_for_selector(f"#replay svg.board[data-step='{last}']", timeout=20000)
+        assert page.locator("#replay-live").inner_text() == "The match is over."
+        assert page.locator("#replay-board g.outcome").get_attribute("data-outcome")
+        assert watch.take() == []
+        browser.close()
+
+
 def test_a_running_match_has_no_revealed_view(live_server, client):
     match = Match.objects.create(
         game="moonrollers", rules_version="x", players=2, seed=1, status="running"
