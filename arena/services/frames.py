@@ -24,6 +24,7 @@ and no re-serialisation.
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from typing import Any
@@ -59,8 +60,13 @@ def check_view(view: str, players: int) -> str:
     return f"seat:{int(found.group(1))}"
 
 
-def frames_json(match_id: int, view: str = SPECTATOR) -> bytes:
+def frames_json(match_id: int, view: str = SPECTATOR, first: int | None = None) -> bytes:
     """The frames of a finished match from one view, as JSON bytes.
+
+    With `first`, a replay that is not cached yet answers only its first frames, marked
+    `partial` with the `total`, and is not cached: replaying a long match and building its
+    views takes seconds, its first steps a few milliseconds, so a viewer paints at once
+    and asks for the rest (which fills the cache) after.
 
     NotFound without a match or its record, InvalidInput for a view the match has not,
     Conflict when this engine cannot replay the record or for the revealed view of a match
@@ -90,6 +96,8 @@ def frames_json(match_id: int, view: str = SPECTATOR) -> bytes:
     if record is None:
         raise NotFound(f"match {match.pk} has no replay yet (it is {match.status})")
     try:
+        if first is not None and first < len(record["actions"]) + 1:
+            return _first_frames(match, rules_version, record, view, first)
         frames = list(engine.frames(record))
     except engine.ReplayMismatch as exc:
         raise Conflict(f"match {match.pk} cannot be replayed by this engine: {exc}") from exc
@@ -120,6 +128,25 @@ def frames_json(match_id: int, view: str = SPECTATOR) -> bytes:
         timeout=None,
     )
     return documents[view]
+
+
+def _first_frames(
+    match: Match, rules_version: str, record: dict[str, Any], view: str, first: int
+) -> bytes:
+    frames = itertools.islice(engine.frames(record), first)
+    return json.dumps(
+        {
+            "match": match.pk,
+            "game": match.game,
+            "rules_version": rules_version,
+            "players": record["players"],
+            "view": view,
+            "partial": True,
+            "total": len(record["actions"]) + 1,
+            "frames": [_one_view(frame, view) for frame in frames],
+        },
+        separators=(",", ":"),
+    ).encode()
 
 
 def _one_view(frame: dict[str, Any], view: str) -> dict[str, Any]:

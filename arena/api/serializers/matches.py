@@ -218,6 +218,13 @@ class FramesQuerySerializer(serializers.Serializer):
         help_text="whose view each frame carries: 'spectator' (default), 'seat:N' for seat "
         "N's observation (0 <= N < players), or 'revealed' (finished matches only, else 409)",
     )
+    first = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=10000,
+        help_text="only the first N frames, unless the whole replay is ready at once: a long "
+        "replay not yet cached answers its start quickly (`partial` says so)",
+    )
 
 
 class FramesSerializer(serializers.Serializer):
@@ -228,4 +235,10 @@ class FramesSerializer(serializers.Serializer):
     rules_version = serializers.CharField()
     players = serializers.IntegerField()
     view = serializers.CharField(help_text="'spectator', 'seat:N' or 'revealed', as asked")
+    partial = serializers.BooleanField(
+        required=False,
+        help_text="present and true when only the first frames came (`first` was asked and "
+        "the whole replay was not ready); `total` is then the number of frames in all",
+    )
+    total = serializers.IntegerField(required=False)
     frames = FrameSerializer(many=True)

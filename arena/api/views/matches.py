@@ -186,10 +186,10 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
     )
     @action(detail=True, methods=["get"])
     def frames(self, request, pk=None):
-        view = query_filters(request, s.FramesQuerySerializer)["view"]
+        query = query_filters(request, s.FramesQuerySerializer)
         # Cached JSON text, handed out as is: re-rendering megabytes per request is the cost
         # the cache exists to avoid.
-        body = frames_service.frames_json(int(pk), view)
+        body = frames_service.frames_json(int(pk), query["view"], first=query.get("first"))
         return HttpResponse(body, content_type="application/json")
 
 

@@ -106,15 +106,26 @@
   }
 
   /* ----- loading ----- */
-  function load(name, fresh) {
-    if (loaded[name] && !fresh) return Promise.resolve(loaded[name]);
-    var url = root.dataset.frames + "?view=" + encodeURIComponent(name);
+  function fetchFrames(name, fresh, first) {
+    var url = root.dataset.frames + "?view=" + encodeURIComponent(name) + (first ? "&first=" + first : "");
     return fetch(url, { headers: { Accept: "application/json" }, cache: fresh ? "no-store" : "default" })
       .then(function (response) {
         if (!response.ok) return response.json().then(function (body) { throw new Error(body.detail || response.status); });
         return response.json();
-      })
-      .then(function (body) { loaded[name] = body.frames; return body.frames; });
+      });
+  }
+  function load(name, fresh) {
+    if (loaded[name] && !fresh) return Promise.resolve(loaded[name]);
+    return fetchFrames(name, fresh).then(function (body) { loaded[name] = body.frames; return body.frames; });
+  }
+  /* A finished match's first steps, at once: a long replay the server has not cached yet
+   * takes seconds to build, its first PREVIEW steps milliseconds. The whole one follows. */
+  var PREVIEW = 60;
+  function loadStart(name) {
+    return fetchFrames(name, false, PREVIEW).then(function (body) {
+      if (!body.partial) loaded[name] = body.frames;
+      return body;
+    });
   }
   function failed(error) {
     var status = document.getElementById("replay-status");
@@ -404,7 +415,7 @@
     }, every);
   }
 
-  function build() {
+  function build(partial) {
     root.textContent = "";
     who.appendChild(el("option", { value: "spectator", text: "Spectator" }));
     names.forEach(function (name, seat) { who.appendChild(el("option", { value: String(seat), text: "Seat " + seat + ": " + name })); });
@@ -444,15 +455,28 @@
     });
     // A running match opens at its latest step (and follows it), unless a link names one.
     var named = /step=[0-9]/.test(location.hash + location.search);
-    show(running && !named ? frames.length - 1 : wantedStep());
+    show(running && !named ? frames.length - 1 : Math.min(wantedStep(), frames.length - 1));
+    if (partial) return;  // ready, charts and events once the whole replay is in
     root.dataset.ready = "1";
     afterPaint();
     if (running) poll();
   }
 
-  load(viewName()).then(function (got) {
-    if (window.performance && performance.mark) performance.mark("replay-frames");
-    frames = got;
-    build();
-  }).catch(failed);
+  (running ? load(viewName()).then(function (got) { return { frames: got }; }) : loadStart(viewName()))
+    .then(function (body) {
+      if (window.performance && performance.mark) performance.mark("replay-frames");
+      frames = body.frames;
+      if (!body.partial) { build(); return; }
+      var name = viewName(), asked = wantedStep();  // before the preview rewrites the address
+      build(true);
+      counter.textContent = "Step " + index + " of " + (body.total - 1) + " (loading the rest…)";
+      load(name).then(function (got) {
+        if (viewName() !== name) return;
+        frames = got;
+        slider.max = String(frames.length - 1);
+        show(asked > index ? asked : index);
+        root.dataset.ready = "1";
+        afterPaint();
+      }).catch(failed);
+    }).catch(failed);
 })();

@@ -235,3 +235,29 @@ def test_the_web_server_starts_with_an_unusable_frames_folder(tmp_path):
     )
     assert checked.returncode == 0, checked.stderr[-2000:]
     assert "unusable, going without it" in checked.stderr
+
+
+def test_first_frames_come_at_once_until_the_whole_replay_is_cached(anonymous):
+    match = recorded_match()
+    url = f"/api/matches/{match.pk}/frames/"
+    start = json.loads(anonymous.get(url, {"first": 5}).content)
+    assert start["partial"] is True and start["total"] == match.decisions + 1
+    assert [f["index"] for f in start["frames"]] == [0, 1, 2, 3, 4]
+    whole = json.loads(anonymous.get(url).content)
+    assert start["frames"] == whole["frames"][:5]
+    assert "partial" not in whole
+    # Cached now: the whole replay answers at once, whatever `first` asks.
+    again = json.loads(anonymous.get(url, {"first": 5}).content)
+    assert "partial" not in again and len(again["frames"]) == match.decisions + 1
+    # More than there are: the whole replay.
+    other = recorded_match(seed=6)
+    every = json.loads(anonymous.get(f"/api/matches/{other.pk}/frames/", {"first": 10000}).content)
+    assert "partial" not in every and len(every["frames"]) == other.decisions + 1
+
+
+@pytest.mark.parametrize("first", ["0", "-3", "many", "10001"])
+def test_a_bad_first_is_a_400_naming_it(anonymous, first):
+    match = recorded_match()
+    response = anonymous.get(f"/api/matches/{match.pk}/frames/", {"first": first})
+    assert response.status_code == 400
+    assert "first" in response.content.decode()

@@ -165,7 +165,7 @@ def test_pages_and_replays_in_chromium(live_server, settings):
                 page.select_option("#replay-view", "1")
             assert asked.value.ok and asked.value.json()["view"] == "seat:1"
             page.wait_for_selector("#replay[data-ready='1']")
-            assert "seat 1" in page.locator(".step details summary").inner_text()
+            assert "seat 1" in page.locator(".step .data details summary").inner_text()
             assert counter.inner_text() == f"Step {steps} of {steps}"
             shot(page, f"replay-{game}-last")
             assert watch.take() == [], game
