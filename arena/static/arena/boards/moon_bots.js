@@ -4,8 +4,8 @@
  * Each robot with its six part slots, energy (its health: attacks take it away), upgrades
  * and secret weapons: face down unless the view holds their kinds (the owner's view and the
  * revealed one's `seats`) or they were played (then they lie face up among those played).
- * Drawn with common.js's helpers when the page has them (else the same few, here). The market
- * shows a face-down weapon as a card back with its price. A reaction window (a robot
+ * Drawn with common.js's helpers (loaded before this file). The market shows a face-down
+ * weapon as a card back with its price. A reaction window (a robot
  * asked whether it plays a weapon) is drawn as a banner while it is open; an eliminated
  * robot is crossed out with its place in the elimination order.
  */
@@ -27,34 +27,8 @@
   };
   var CATEGORY_COLOUR = { part: "#1d7a7a", upgrade: "#975a16", secret: "#553c9a" };
 
-  // The shared helpers of common.js when the page has them, else the same few, here.
-  var OWN = (function () {
-    var NS = "http://www.w3.org/2000/svg";
-    function el(tag, attrs, kids) {
-      var node = document.createElementNS(NS, tag);
-      Object.keys(attrs || {}).forEach(function (k) {
-        var v = attrs[k];
-        if (v === null || v === undefined) return;
-        if (k === "text") node.textContent = String(v);
-        else node.setAttribute(k, String(v));
-      });
-      (kids || []).forEach(function (c) { if (c) node.appendChild(c); });
-      return node;
-    }
-    function text(x, y, value, attrs) {
-      return el("text", Object.assign({ x: x, y: y, "font-size": 13, fill: "#1a202c", text: value }, attrs || {}));
-    }
-    function title(value) { return el("title", { text: value }); }
-    function clip(value, n) {
-      value = String(value === null || value === undefined ? "" : value);
-      return value.length > n ? value.slice(0, n - 1) + "…" : value;
-    }
-    function seat(n, x, y, kids) {
-      return el("g", { class: "seat", "data-seat": n, transform: "translate(" + x + "," + y + ")" }, kids);
-    }
-    return { el: el, text: text, title: title, clip: clip, seat: seat };
-  })();
-  var S = OWN;
+  // common.js's helpers (el, text, title, clip, back, seat ...): loaded before this file.
+  var S = window.MoonBoards.svg;
 
   function words(key) {
     var s = String(key).replace(/_/g, " ");
@@ -292,7 +266,7 @@
   }
 
   function draw(frame, ctx) {
-    S = (ctx && ctx.svg) || (window.MoonBoards && window.MoonBoards.svg) || OWN;
+    S = (ctx && ctx.svg) || window.MoonBoards.svg;
     var v = (frame && frame.view) || {};
     var svg = S.el("svg", {
       xmlns: "http://www.w3.org/2000/svg", class: "board board-moon_bots", "data-step": frame ? frame.index : 0,

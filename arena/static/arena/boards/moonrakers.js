@@ -5,7 +5,7 @@
  * cards the table knows (known_hand); the seat's own hand only in that seat's view. The
  * spectator view's "hand" field is what every seat's hand has in common position by
  * position, so it is never drawn; the revealed view's `seats` show every hand. Drawn with
- * common.js's helpers when the page has them (else the same few, here). Card names and
+ * common.js's helpers (loaded before this file). Card names and
  * contract requirements come from the engine's public card data, copied below.
  */
 (function () {
@@ -252,40 +252,8 @@
   var REQ_NAMES = { R: "Reactor", T: "Thruster", S: "Shield", D: "Damage", C: "Crew", F: "Flex" };
   var CARD_W = 74, CARD_H = 36, PER_ROW = 5;
 
-  // The shared helpers of common.js when the page has them, else the same few, here.
-  var OWN = (function () {
-    var NS = "http://www.w3.org/2000/svg";
-    function el(tag, attrs, kids) {
-      var node = document.createElementNS(NS, tag);
-      Object.keys(attrs || {}).forEach(function (k) {
-        var v = attrs[k];
-        if (v === null || v === undefined) return;
-        if (k === "text") node.textContent = String(v);
-        else node.setAttribute(k, String(v));
-      });
-      (kids || []).forEach(function (c) { if (c) node.appendChild(c); });
-      return node;
-    }
-    function text(x, y, value, attrs) {
-      return el("text", Object.assign({ x: x, y: y, "font-size": 13, fill: "#1a202c", text: value }, attrs || {}));
-    }
-    function title(value) { return el("title", { text: value }); }
-    function clip(value, n) {
-      value = String(value === null || value === undefined ? "" : value);
-      return value.length > n ? value.slice(0, n - 1) + "…" : value;
-    }
-    function back(x, y, w, h) {
-      return el("g", { class: "card back", "data-hidden": "1", transform: "translate(" + x + "," + y + ")" }, [
-        el("rect", { x: 0, y: 0, width: w, height: h, rx: 4, fill: "#4a5568", stroke: "#1a202c" }),
-        el("rect", { x: 4, y: 4, width: w - 8, height: h - 8, fill: "none", stroke: "#a0aec0", "stroke-dasharray": "3 3" }),
-      ]);
-    }
-    function seat(n, x, y, kids) {
-      return el("g", { class: "seat", "data-seat": n, transform: "translate(" + x + "," + y + ")" }, kids);
-    }
-    return { el: el, text: text, title: title, clip: clip, back: back, seat: seat };
-  })();
-  var S = OWN;
+  // common.js's helpers (el, text, title, clip, back, seat ...): loaded before this file.
+  var S = window.MoonBoards.svg;
 
   function nameOf(ctx, seat) {
     var names = (ctx && ctx.names) || [];
@@ -560,7 +528,7 @@
   }
 
   function draw(frame, ctx) {
-    S = (ctx && ctx.svg) || (window.MoonBoards && window.MoonBoards.svg) || OWN;
+    S = (ctx && ctx.svg) || window.MoonBoards.svg;
     var v = (frame && frame.view) || {};
     var seat = seatOf(ctx);
     var svg = S.el("svg", {
