@@ -27,6 +27,7 @@ from arena.services import leaderboards as leaderboard_service
 from arena.services import rating_history
 from arena.services import tournaments as tournament_service
 from arena.services.brackets import bracket_summary, rounds_summary
+from arena.stderr_moves import split_moves
 from arena.web import charts
 
 TOP_BOTS = 5
@@ -218,10 +219,11 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     match = get_object_or_404(
         Match.objects.defer("record").prefetch_related(Prefetch("seats", queryset=seats)), pk=pk
     )
-    shown = [
-        {"seat": s, "stderr": s.stderr if s.bot.is_owned_by(request.user) else None}
-        for s in match.seats.all()
-    ]
+    shown = []
+    for seat in match.seats.all():
+        own = seat.stderr if seat.stderr and seat.bot.is_owned_by(request.user) else None
+        text, moves = split_moves(own, match.pk) if own else (None, {})
+        shown.append({"seat": seat, "stderr": text, "moves": moves})
     context = {
         "match": match,
         "seats": shown,
@@ -232,7 +234,12 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "names": [s.bot.name for s in match.seats.all()],
         "board_script": board_script(match.game),
         # The replay viewer shows a seat's stderr beside that seat's view, to its author only.
-        "own_stderr": {str(i["seat"].seat): i["stderr"] for i in shown if i["stderr"]},
+        # By decision too (the runner marks each move's first write), shown at its step.
+        "own_stderr": {
+            str(i["seat"].seat): {"text": i["stderr"], "moves": i["moves"]}
+            for i in shown
+            if i["stderr"]
+        },
     }
     return render(request, "web/match.html", context)
 

@@ -417,6 +417,34 @@ def _fail(stream: Any, reason: str, match: Any = None) -> int:
     return 1
 
 
+# Before the first write of each move to stderr, one line naming it, so the replay viewer
+# can show a bot's author what the bot wrote at that step: "\x1emove <match> <n>", the
+# n-th decision this process made in that match (0: before its first, in `setup`).
+MOVE_MARK = "\x1emove"
+
+
+class TaggedStderr:
+    """The bot's stderr, marked per move; a move that writes nothing costs no mark."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+        self.move: tuple[Any, int] | None = None
+        self._marked: tuple[Any, int] | None = None
+
+    def write(self, text: str) -> int:
+        move = self.move
+        if move is not None and move is not self._marked and text:
+            self._marked = move
+            self._stream.write(f"{MOVE_MARK} {'-' if move[0] is None else move[0]} {move[1]}\n")
+        return int(self._stream.write(text))
+
+    def flush(self) -> None:
+        self._stream.flush()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
 def _print_traceback(exc: BaseException) -> None:
     """For the bot's author, on stderr; a bot that exhausted its memory may not even
     have room to import `traceback`, and its forfeit must still be reported."""
@@ -461,6 +489,8 @@ def serve(
     first = True
     playing: dict[Any, LoadedBot] = {}
     lazy = bot.lazy
+    tag = sys.stderr if isinstance(sys.stderr, TaggedStderr) else None
+    decisions: dict[Any, int] = {}
     # What loading made (the runner, the bot's module) lives for the whole set: kept out
     # of the collector's passes, which would otherwise walk it again and again.
     import gc
@@ -471,6 +501,9 @@ def serve(
         if act is not None:
             match, legal, observation = act
             player = playing.get(match) or bot
+            if tag is not None:
+                tag.move = (match, decisions.get(match, 0) + 1)
+                decisions[match] = tag.move[1]
             try:
                 action = player.act(observation, legal)
             except Exception as exc:
@@ -492,6 +525,9 @@ def serve(
         try:
             if kind == "act":
                 player = playing.get(match) or bot
+                if tag is not None:
+                    tag.move = (match, decisions.get(match, 0) + 1)
+                    decisions[match] = tag.move[1]
                 action = player.act(message["observation"], message["legal_actions"])
                 try:
                     _say(stdout, _reply(match, action))
@@ -502,6 +538,8 @@ def serve(
                 player = bot if first else bot.for_match()
                 first = False
                 playing[match] = player
+                if tag is not None:
+                    tag.move = (match, 0)
                 if player.setup is not None:
                     player.setup(message)
             elif kind == "end":
@@ -543,7 +581,7 @@ def main(argv: list[str]) -> int:
     # (`python -u`, PYTHONUNBUFFERED) the binary layer is the raw file already.
     binary = sys.stdout.buffer
     protocol_out = getattr(binary, "raw", binary)
-    sys.stdout = sys.stderr
+    sys.stdout = sys.stderr = TaggedStderr(sys.stderr)
     return serve(args[0], sys.stdin.buffer, protocol_out, code_path, emit_code)
 
 

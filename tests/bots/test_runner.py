@@ -393,3 +393,43 @@ def test_the_runner_typed_to_by_hand_works_with_unbuffered_output(tmp_path):
     )
     assert done.returncode == 0, done.stderr
     assert [json.loads(line) for line in done.stdout.splitlines()] == [{"action": "a"}]
+
+
+def test_what_a_bot_writes_is_marked_with_its_move_and_silent_moves_cost_nothing(tmp_path):
+    bot = write(
+        tmp_path,
+        "class Bot:\n"
+        "    def setup(self, info):\n"
+        "        print('ready', info['match'])\n"
+        "        self.moves = 0\n"
+        "    def act(self, observation, legal_actions):\n"
+        "        self.moves += 1\n"
+        "        if self.moves != 2:\n"
+        "            print('move', self.moves)\n"
+        "        return legal_actions[0]\n",
+    )
+    _, code, stderr = converse(
+        bot,
+        {**START, "match": 7},
+        {**START, "match": 8},
+        {**act(["x"]), "match": 7},
+        {**act(["x"]), "match": 8},
+        {**act(["x"]), "match": 7},
+        {**act(["x"]), "match": 7},
+    )
+    assert code == 0
+    # (split on newlines only: splitlines also splits at the mark's \x1e)
+    assert stderr.split("\n") == [
+        "\x1emove 7 0",
+        "ready 7",
+        "\x1emove 8 0",
+        "ready 8",
+        "\x1emove 7 1",
+        "move 1",
+        "\x1emove 8 1",
+        "move 1",
+        # Match 7's second move printed nothing: no mark.
+        "\x1emove 7 3",
+        "move 3",
+        "",
+    ]

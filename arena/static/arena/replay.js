@@ -190,13 +190,24 @@
     }
     box.appendChild(el("p", { class: "muted", text: frame.to_move === null ? "The game is over." : "To move: " + seatName(frame.to_move) }));
     var seat = context().seat;
-    if (seat !== null && stderr[String(seat)]) {
+    var own = seat !== null ? stderr[String(seat)] : null;
+    if (own) {
+      // What the bot wrote while making this step's decision: its n-th in the match.
+      var said = frame.actor === seat ? own.moves[String(decisionNumber(frame.index, seat))] : null;
+      if (said) box.appendChild(el("pre", { id: "replay-stderr-step", class: "stderr", text: said }));
       box.appendChild(el("details", { id: "replay-stderr" }, [
-        el("summary", { text: "stderr of seat " + seat + " (only you see this; the arena keeps it per match, not per step)" }),
-        el("pre", { text: stderr[String(seat)] }),
+        el("summary", { text: "stderr of seat " + seat + " in this match (only you see this)" }),
+        el("pre", { text: own.text }),
       ]));
     }
     return box;
+  }
+
+  /* The seat's decision made at frame `index`: its n-th (the runner numbers its stderr so). */
+  function decisionNumber(index, seat) {
+    var n = 0;
+    for (var i = 1; i <= index && i < frames.length; i++) if (frames[i].actor === seat) n++;
+    return n;
   }
 
   function describeResult(frame, box) {

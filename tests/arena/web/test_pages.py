@@ -60,6 +60,21 @@ def test_the_owner_sees_stderr_upload_and_pause(site, client):
     assert not Bot.objects.get(pk=bot_id).is_active
 
 
+def test_the_replay_gets_the_owners_stderr_by_move_and_nobody_elses(site, client):
+    bot_id = site.bots["moon_bots"][1]
+    match = Match.objects.filter(seats__bot_id=bot_id).first()
+    seat = match.seats.get(bot_id=bot_id)
+    seat.stderr = f"\x1emove {match.pk} 1\nfirst thought\n\x1emove 999 1\nanother match\n"
+    seat.save(update_fields=["stderr"])
+    page = client.get(f"/matches/{match.pk}/")
+    assert b"first thought" not in page.content
+    assert client.login(username="pat", password=PASSWORD)
+    page = client.get(f"/matches/{match.pk}/")
+    # The viewer reads it from the page's JSON (json_script), keys as strings.
+    assert page.context["own_stderr"][str(seat.seat)]["moves"] == {1: "first thought"}
+    assert b"another match" not in page.content
+
+
 def test_the_ladder_status_is_the_apis_and_the_owner_resumes(site, client):
     bot = Bot.objects.get(pk=site.bots["moon_bots"][0])
     LadderEntry.objects.create(

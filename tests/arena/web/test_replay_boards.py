@@ -15,11 +15,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 from typing import Any
+from urllib.request import urlopen
 
 import pytest
 
 from arena.models import Bot, Match, MatchSeat, Tournament
-from tests.arena.web.site_data import GAMES, build_site, play_queued
+from tests.arena.web.site_data import GAMES, PASSWORD, build_site, play_queued
 from tests.arena.web.test_browser import CHROMIUM, SHOTS, Watch, horizontal_overflow
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -297,3 +298,52 @@ def test_a_running_match_has_no_revealed_view(live_server, client):
     )
     response = client.get(f"/api/matches/{match.pk}/frames/?view=revealed")
     assert response.status_code == 409
+
+
+TALKER = (
+    "class Bot:\n"
+    "    def setup(self, info):\n"
+    "        self.moves = 0\n"
+    "    def act(self, observation, legal_actions):\n"
+    "        self.moves += 1\n"
+    "        print('thinking about decision', self.moves)\n"
+    "        return legal_actions[0]\n"
+)
+
+
+def test_the_author_reads_what_the_bot_wrote_at_each_step(live_server, settings):
+    """The runner marks each move's stderr; the viewer shows, at a step of the author's
+    seat, the lines its bot wrote while deciding it (and nobody else sees them)."""
+    settings.ARENA_BOT_ISOLATION = "process"
+    site = build_site(games=["moonrollers"], knockout=False)
+    owner = Bot.objects.get(pk=site.bots["moonrollers"][0]).owner
+    talker = Bot.objects.create(owner=owner, name="talker", game="moonrollers")
+    talker.add_version(TALKER.encode(), "bot.py")
+    match_id = extra_match("moonrollers", [talker.pk, site.bots["moonrollers"][1]], 4)
+    with urlopen(f"{live_server.url}/api/matches/{match_id}/frames/?view=seat:0") as answer:
+        frames = json.loads(answer.read())["frames"]
+    steps = [f["index"] for f in frames if f["actor"] == 0]
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.goto(f"{live_server.url}/matches/{match_id}/#step={steps[2]}")
+        page.wait_for_selector("#replay[data-ready='1']")
+        page.select_option("#replay-view", "0")
+        page.wait_for_selector("#replay[data-ready='1'] #replay-action-box")
+        assert page.locator("#replay-stderr-step").count() == 0  # not the author
+        page.goto(f"{live_server.url}/login/")
+        page.fill("input[name=username]", owner.username)
+        page.fill("input[name=password]", PASSWORD)
+        page.click("form.narrow button[type=submit]")
+        page.wait_for_load_state()
+        for n in (1, 3):
+            page.goto(f"{live_server.url}/matches/{match_id}/?step={steps[n - 1]}")
+            page.wait_for_selector("#replay[data-ready='1']")
+            page.select_option("#replay-view", "0")
+            page.wait_for_selector("#replay-stderr-step")
+            assert page.locator("#replay-stderr-step").inner_text() == (
+                f"thinking about decision {n}"
+            )
+        browser.close()
