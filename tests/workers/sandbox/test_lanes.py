@@ -7,6 +7,7 @@ lane, and that a broken lane is replaced. The real sandbox throughout, never a m
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import signal
 import time
@@ -27,6 +28,10 @@ from workers.sandbox.bubblewrap import BubblewrapLauncher
 from workers.sandbox.launchers import launch_all
 from workers.sandbox.zygote_lanes import PROBE_BOT, ForkedSandbox, LanePool, lane_pids_of_uid
 
+# These tests are about what a lane walls off, not about time: a move limit a busy CI host
+# cannot miss (FAST's 0.3 s forfeited the leaver at a load average above 6).
+ROOMY = dataclasses.replace(FAST, move_seconds=3.0, time_bank_seconds=3.0)
+
 
 @pytest.fixture
 def one_lane() -> BubblewrapLauncher:
@@ -45,9 +50,9 @@ def _run(launcher: BubblewrapLauncher, source: str, folder: Path) -> tuple[Forke
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / "bot.py"
     path.write_text(source)
-    process = launcher.launch(path, FAST)
+    process = launcher.launch(path, ROOMY)
     assert isinstance(process, ForkedSandbox), "a lane launcher must fork its bots"
-    player = ProcessPlayer(process, FAST)
+    player = ProcessPlayer(process, ROOMY)
     assert player.start({"seed": 1, "seat": 0}) is None
     assert player.act({}, ["a", "b"]) in ("a", "b")
     assert player.act({}, ["a", "b"]) in ("a", "b")
@@ -196,9 +201,9 @@ def test_lanes_are_off_without_root_or_when_turned_off(monkeypatch):
 
 
 def test_a_plain_bot_still_plays_in_a_lane(one_lane):
-    process = one_lane.launch(RANDOM_BOT, FAST)
+    process = one_lane.launch(RANDOM_BOT, ROOMY)
     assert isinstance(process, ForkedSandbox)
-    player = ProcessPlayer(process, FAST)
+    player = ProcessPlayer(process, ROOMY)
     assert player.start({"seed": 1, "seat": 0}) is None
     assert player.act({}, [1, 2, 3]) in (1, 2, 3)
     player.close()
@@ -209,13 +214,13 @@ def test_lanes_first_started_from_short_lived_threads_outlive_them(one_lane, gam
     """A set's bots start side by side from threads that end at once (launch_all); a
     lane first started by such a thread must not die with it."""
     one_lane._lanes = LanePool(one_lane, 2)  # no lane yet: both start now
-    processes = launch_all(one_lane, [RANDOM_BOT, RANDOM_BOT], FAST)
+    processes = launch_all(one_lane, [RANDOM_BOT, RANDOM_BOT], ROOMY)
     assert all(isinstance(p, ForkedSandbox) for p in processes), processes
     time.sleep(0.3)  # the starting thread is long gone
     assert [p.poll() for p in processes] == [None, None]  # type: ignore[union-attr]
-    bots = [BotProcess(p, FAST, 2) for p in processes]  # type: ignore[arg-type]
+    bots = [BotProcess(p, ROOMY, 2) for p in processes]  # type: ignore[arg-type]
     specs = [SetMatch(key=i, seed=5, seats=[i % 2, (i + 1) % 2]) for i in range(2)]
-    played = play_set(game, specs, bots, FAST.match_seconds)
+    played = play_set(game, specs, bots, ROOMY.match_seconds)
     assert not any(outcome.forfeits for outcome in played), played[0].forfeits
     assert all(p.lane.is_usable() for p in processes)  # type: ignore[union-attr]
     assert_nothing_left([p.uid for p in processes])  # type: ignore[union-attr]
