@@ -32,6 +32,7 @@ import contextlib
 import json
 import math
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -241,6 +242,36 @@ def _succeeded(result: Any) -> bool:
     return isinstance(result, dict) and result.get("outcome") == "success"
 
 
+class StopRequest:
+    """Ctrl-C or SIGTERM while the bench waits ends the wait: the run then cancels what is
+    left and reports what was played, as at its time cap (a bare interrupt would leave
+    the workers playing and report nothing). A process started in the background has
+    SIGINT ignored; inside this block it is heard again."""
+
+    SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+    def __init__(self) -> None:
+        self.asked = False
+        self._previous: dict[int, Any] = {}
+
+    def __enter__(self) -> StopRequest:
+        self._previous = {number: signal.signal(number, self._ask) for number in self.SIGNALS}
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for number, handler in self._previous.items():
+            signal.signal(number, handler)
+
+    def _ask(self, number: int, frame: Any) -> None:
+        self.asked = True
+
+    def wait(self, seconds: float) -> None:
+        """Sleep `seconds`, or less once a stop is asked."""
+        deadline = time.monotonic() + seconds
+        while not self.asked and time.monotonic() < deadline:
+            time.sleep(min(0.2, max(0.0, deadline - time.monotonic())))
+
+
 class Workers:
     """`count` Celery worker processes on a private queue, every bot sandboxed."""
 
@@ -297,17 +328,25 @@ def measure(args: Any, log_dir: Path, say: Any) -> dict[str, Any]:
                     challenges.append((start_challenge(owner, game, players, budget, args), budget))
     workers = Workers(args.workers, queue, log_dir)
     started = time.monotonic()
+    ended = "time cap"
     try:
-        while time.monotonic() - started < args.minutes * 60:
-            running = [c for c, _ in challenges if _running(c)]
-            tournaments = [t for *_, made in teams for t in made.values()]
-            unfinished = Match.objects.filter(
-                tournament__in=tournaments + [t for _, t in limited]
-            ).exclude(status__in=[Match.Status.FINISHED, Match.Status.FAILED])
-            if not running and not unfinished.exists():
-                break
-            say(f"{len(running)} challenges running, {unfinished.count()} tournament matches left")
-            time.sleep(args.poll)
+        with StopRequest() as stop:
+            while time.monotonic() - started < args.minutes * 60 and not stop.asked:
+                running = [c for c, _ in challenges if _running(c)]
+                tournaments = [t for *_, made in teams for t in made.values()]
+                unfinished = Match.objects.filter(
+                    tournament__in=tournaments + [t for _, t in limited]
+                ).exclude(status__in=[Match.Status.FINISHED, Match.Status.FAILED])
+                if not running and not unfinished.exists():
+                    ended = "done"
+                    break
+                say(
+                    f"{len(running)} challenges running, {unfinished.count()} tournament matches left"
+                )
+                stop.wait(args.poll)
+            if stop.asked:
+                ended = "stopped on request"
+                say("stopping: what has been played is reported, the rest cancelled")
         for challenge, _ in challenges:
             if _running(challenge):
                 cancel_challenge(challenge, owner)
@@ -315,6 +354,7 @@ def measure(args: Any, log_dir: Path, say: Any) -> dict[str, Any]:
         workers.stop()
     report = {
         "seconds": round(time.monotonic() - started, 1),
+        "ended": ended,
         "load_average": [round(value, 2) for value in os.getloadavg()],
         "challenges": [challenge_row(c, budget) for c, budget in challenges],
         "teams": [team_row(*team) for team in teams],
@@ -388,7 +428,7 @@ class Command(BaseCommand):
 
     def _tables(self, report: dict[str, Any]) -> None:
         out = self.stdout.write
-        out(f"{report['seconds']} s, load average {report['load_average']}")
+        out(f"{report['seconds']} s ({report['ended']}), load average {report['load_average']}")
         if report["challenges"]:
             out(
                 "| game | players | budget (s) | games | search's score [95%] | mean rank search / heuristic | Elo [95%] | LLR | forfeits | verdict |"
