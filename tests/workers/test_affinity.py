@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
 
 from workers.node.affinity import current_cpu, schedule_as_batch
 
@@ -19,9 +20,16 @@ print(cpu, ",".join(map(str, sorted(os.sched_getaffinity(0)))), allowed)
 
 
 def run_pinned(slot: int | None) -> list[str]:
-    done = subprocess.run(
-        [sys.executable, "-c", CODE.format(slot=slot)], capture_output=True, text=True, check=True
-    )
+    """Pinned alone: with claims of its own, so the host's workers holding CPUs (a test
+    suite's, a benchmark's) do not move it."""
+    with tempfile.TemporaryDirectory() as claims:
+        done = subprocess.run(
+            [sys.executable, "-c", CODE.format(slot=slot)],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "ARENA_CPU_CLAIMS_DIR": claims},
+        )
     return done.stdout.split()
 
 
@@ -34,6 +42,45 @@ def test_pool_slots_spread_over_cpus_and_children_inherit_the_cpu():
             continue
         expected = str(allowed[slot % len(allowed)])
         assert (cpu, own, child) == (expected, expected, expected)
+
+
+HOLDING_CODE = """
+import sys
+from workers.node.affinity import pin_to_one_cpu
+print(pin_to_one_cpu(0), flush=True)
+sys.stdin.read()  # holds its claim until told to go
+"""
+
+
+def test_worker_processes_of_one_host_claim_different_cpus_while_they_live(tmp_path):
+    """Two `celery worker -c 1` on one host both have pool slot 0: the second takes the
+    CPU the first has not claimed, and a CPU is free again once its holder is gone."""
+    allowed = sorted(os.sched_getaffinity(0))
+    assert len(allowed) >= 2, "this host needs two CPUs for the suite's affinity checks"
+    env = {**os.environ, "ARENA_CPU_CLAIMS_DIR": str(tmp_path)}
+
+    def start() -> tuple[subprocess.Popen[str], int]:
+        holder = subprocess.Popen(
+            [sys.executable, "-c", HOLDING_CODE],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+        assert holder.stdout is not None
+        return holder, int(holder.stdout.readline())
+
+    first, first_cpu = start()
+    second, second_cpu = start()
+    try:
+        assert first_cpu == allowed[0]
+        assert second_cpu == allowed[1]
+    finally:
+        first.communicate("")
+    third, third_cpu = start()
+    third.communicate("")
+    second.communicate("")
+    assert third_cpu == allowed[0]
 
 
 def test_without_a_slot_the_process_stays_on_a_cpu_it_may_use():

@@ -7,7 +7,11 @@ this project's VMs an interrupt to a halted virtual CPU: ~100 µs a round trip,
 against ~12 µs for the same exchange on one CPU). Pinning the process that
 referees a match to one CPU keeps its bots there too, since affinity is
 inherited, and costs no parallelism, because a match never runs two of its
-processes at once. Different pool processes get different CPUs.
+processes at once. Different pool processes get different CPUs, also across worker
+processes on one host: a pool process claims its CPU with a lock file that it holds while
+it lives (`ARENA_CPU_CLAIMS_DIR`), and takes the next unclaimed CPU when another holds its
+own (two `celery worker -c 1` on a 2-CPU host otherwise both pinned their matches to
+CPU 0, each bot getting half a CPU).
 
 Sharing that CPU, the referee and its bots also run as batch work (SCHED_BATCH,
 inherited like the affinity; a zygote lane's bot sets it itself). A woken process of
@@ -21,8 +25,14 @@ still preempted by the tick, so a move is charged at most a scheduler slice more
 
 from __future__ import annotations
 
+import fcntl
 import gc
 import os
+import tempfile
+
+# Open lock files of the CPUs this process claimed: a lock lasts as long as its file is
+# open, so these stay open for the process's life.
+_claims: list[int] = []
 
 
 def current_cpu() -> int | None:
@@ -39,9 +49,10 @@ def pin_to_one_cpu(slot: int | None = None) -> int | None:
     """Pin this process to one of the CPUs it may use and run it as batch work; return
     that CPU, or None.
 
-    `slot` (a pool process's index) spreads pool processes over the CPUs; without
-    it the process stays on the CPU it is running on. The CPU is left alone on a
-    single-CPU host or where affinity cannot be set.
+    `slot` (a pool process's index) spreads pool processes over the CPUs: the CPU of
+    that index, or the next one no other process of the host has claimed (the slot's own
+    when every CPU is claimed). Without it the process stays on the CPU it is running on.
+    The CPU is left alone on a single-CPU host or where affinity cannot be set.
     """
     schedule_as_batch()
     try:
@@ -51,7 +62,10 @@ def pin_to_one_cpu(slot: int | None = None) -> int | None:
     if len(allowed) < 2:
         return None
     if slot is not None:
-        cpu = allowed[slot % len(allowed)]
+        first = slot % len(allowed)
+        cpu = claim_cpu(allowed[first:] + allowed[:first])
+        if cpu is None:
+            cpu = allowed[first]
     else:
         here = current_cpu()
         cpu = here if here in allowed else allowed[0]
@@ -60,6 +74,40 @@ def pin_to_one_cpu(slot: int | None = None) -> int | None:
     except OSError:
         return None
     return cpu
+
+
+def claims_dir() -> str:
+    # The folder of the CPU claims (lock files) shared by the worker processes of one host:
+    # they must all see the same folder (a service with a private /tmp needs this set).
+    return os.environ.get("ARENA_CPU_CLAIMS_DIR") or os.path.join(
+        tempfile.gettempdir(), "arena-cpu-claims"
+    )
+
+
+def claim_cpu(order: list[int]) -> int | None:
+    """The first CPU of `order` that no other live process of this host has claimed,
+    claimed now for this process's life; None when all are (or claims cannot be made)."""
+    while _claims:  # a process claims one CPU: pinned again, it gives up the old claim
+        os.close(_claims.pop())
+    folder = claims_dir()
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError:
+        return None
+    for cpu in order:
+        try:
+            handle = os.open(os.path.join(folder, f"cpu{cpu}"), os.O_RDWR | os.O_CREAT, 0o666)
+        except OSError:
+            return None
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(handle)
+            continue
+        os.set_inheritable(handle, False)
+        _claims.append(handle)
+        return cpu
+    return None
 
 
 def schedule_as_batch() -> bool:
