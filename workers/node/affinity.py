@@ -92,11 +92,16 @@ def claim_cpu(order: list[int]) -> int | None:
     folder = claims_dir()
     try:
         os.makedirs(folder, exist_ok=True)
+        # Workers of a host may run as different users: anyone may add a claim file, and
+        # a claim (flock) needs only read access to an existing one.
+        os.chmod(folder, 0o1777)
+    except PermissionError:
+        pass  # made by another user, who opened it to all
     except OSError:
         return None
     for cpu in order:
         try:
-            handle = os.open(os.path.join(folder, f"cpu{cpu}"), os.O_RDWR | os.O_CREAT, 0o666)
+            handle = os.open(os.path.join(folder, f"cpu{cpu}"), os.O_RDONLY | os.O_CREAT, 0o644)
         except OSError:
             return None
         try:
