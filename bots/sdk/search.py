@@ -158,6 +158,7 @@ class InformationSetSearch:
         evaluate: Evaluate | None = None,
         playout_depth: int | None = None,
         guide_share: float = GUIDE_SHARE,
+        tree_depth: int | None = None,
         seed: Any = 0,
     ) -> None:
         self.game = game
@@ -178,9 +179,15 @@ class InformationSetSearch:
         # evaluation scores the world where it stopped.
         self.evaluate = evaluate
         self.playout_depth = playout_depth if evaluate is not None else None
+        # How many decisions deep the tree grows (None: without a limit). At 1 only the
+        # root's choices are searched and the policy plays every later decision: the
+        # search then asks which first move, followed by the policy, does best (a rollout
+        # improvement of the policy), and needs far fewer iterations to tell.
+        self.tree_depth = tree_depth
         self.rng = random.Random(f"search:{seed}:{seat}")
         self.decisions_seen: list[int] = []  # this seat's decisions per playout, last move
         self.last_iterations = 0
+        self.last_root: _Node | None = None
 
     def sample_worlds(
         self, observation: dict[str, Any], history: list[dict[str, Any]]
@@ -234,6 +241,7 @@ class InformationSetSearch:
             self._iterate(root, worlds[iterations % len(worlds)].clone())
             iterations += 1
         self.last_iterations = iterations
+        self.last_root = root  # the tree's statistics, for an author's look (and tests)
         keys = {action_key(a): a for a in legal_actions}
         margin = self.guide_share * iterations
         searched = [
@@ -277,7 +285,7 @@ class InformationSetSearch:
                 continue
             if mover == self.seat:
                 mine += 1
-            if expanded:
+            if expanded or (self.tree_depth is not None and len(path) > self.tree_depth):
                 break
             keyed = [(action_key(a), a) for a in legal]
             children = node.children
@@ -351,7 +359,8 @@ class SearchBot:
     `act(observation, legal_actions)` the search starts from; `guide_share`, the share of
     the iterations another action needs beyond it; `trust_guide(observation)`, true for
     the decisions left to the guide unsearched), `evaluate` with
-    `playout_depth` (playouts cut short and scored by a static evaluation), `worlds`,
+    `playout_depth` (playouts cut short and scored by a static evaluation), `tree_depth`
+    (how many decisions deep the tree grows; the policy plays below it), `worlds`,
     `exploration` and `playouts` (a fixed number of iterations a move, for reproducible
     play)."""
 
@@ -361,6 +370,7 @@ class SearchBot:
     guide: Guide | None = None
     evaluate: Evaluate | None = None
     playout_depth: int | None = None
+    tree_depth: int | None = None
     guide_share = GUIDE_SHARE
     # Decisions the search leaves to the guide: when this says so of an observation, the
     # bot plays the guide's move without searching (for decisions whose payoff lies
@@ -391,6 +401,7 @@ class SearchBot:
             evaluate=self.evaluate,
             playout_depth=self.playout_depth,
             guide_share=self.guide_share,
+            tree_depth=self.tree_depth,
             seed=f"{info.get('seed', 0)}:{info.get('match', 0)}",
         )
 

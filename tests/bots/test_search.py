@@ -236,6 +236,25 @@ def test_an_evaluation_cuts_playouts_short_and_scores_the_worlds_there():
     assert calls["policy"] > 3 * 10
 
 
+def test_a_tree_one_decision_deep_searches_the_root_only_and_the_policy_plays_on():
+    """`tree_depth=1`: the root's children get the visits and none grows children of
+    its own (a rollout improvement of the policy); without it the tree grows deeper."""
+    state = positions("moonrollers", seed=6, count=1)[0]
+    seat = state.to_move()
+    history = history_until("moonrollers", 6, state)
+
+    def grown(tree_depth):
+        search = InformationSetSearch("moonrollers", seat, worlds=4, seed=2, tree_depth=tree_depth)
+        search.choose(state.observation(seat), state.legal_actions(), history=history, playouts=200)
+        assert search.last_root is not None
+        return list(search.last_root.children.values())
+
+    shallow = grown(1)
+    assert sum(child.visits for child in shallow) == 200
+    assert all(not child.children for child in shallow)
+    assert any(child.children for child in grown(None))
+
+
 class _RootRecordingSearch(InformationSetSearch):
     """Remembers how many actions the sampled worlds had already seen."""
 
@@ -327,3 +346,38 @@ def test_decisions_left_to_the_guide_are_not_searched_but_remembered():
         assert bot.act(state.observation(seat), legal) == legal[-1]
     assert bot.search.last_iterations == 0
     assert len(bot.history) == 3
+
+
+def test_the_moon_adventure_search_plays_the_heuristic_but_where_oxygen_is_decided():
+    """Movement, gathering and building are the heuristic's turn plan, move for move;
+    only the oxygen decisions are searched (with the heuristic playing every seat in the
+    playouts, which must not disturb the plan the bot follows)."""
+    from bots.reference import moon_adventure_heuristic, moon_adventure_search
+
+    state = engine.get_game("moon_adventure").new_state(3, 11)
+    bot = moon_adventure_search.Bot()
+    bot.setup({"seat": 0, "seed": 11, "options": {}})
+    bot.playouts = 4
+    mirror = moon_adventure_heuristic.Bot()
+    others = {1: moon_adventure_heuristic.Bot(), 2: moon_adventure_heuristic.Bot()}
+    searched_phases, followed = set(), 0
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        seat = state.to_move()
+        observation = state.observation(seat)
+        if seat != 0 or len(legal) == 1:
+            player = others.get(seat)
+            state.apply(player.act(observation, legal) if player else legal[0])
+            continue
+        expected = mirror.act(observation, legal)
+        assert bot.search is not None
+        bot.search.last_iterations = 0
+        chosen = bot.act(observation, legal)
+        if bot.search.last_iterations:
+            searched_phases.add(observation["phase"])
+        else:
+            assert chosen == expected, observation["phase"]
+            followed += 1
+        state.apply(chosen)
+    assert searched_phases and searched_phases <= moon_adventure_search.SEARCHED
+    assert followed > 10
