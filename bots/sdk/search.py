@@ -159,6 +159,8 @@ class InformationSetSearch:
         playout_depth: int | None = None,
         guide_share: float = GUIDE_SHARE,
         tree_depth: int | None = None,
+        horizon: Callable[[State], int] | None = None,
+        horizon_span: int = 1,
         seed: Any = 0,
     ) -> None:
         self.game = game
@@ -184,6 +186,12 @@ class InformationSetSearch:
         # search then asks which first move, followed by the policy, does best (a rollout
         # improvement of the policy), and needs far fewer iterations to tell.
         self.tree_depth = tree_depth
+        # A count that grows as the game goes on (turns, rounds): with it (and
+        # `evaluate`) a playout stops once the count is `horizon_span` past its value at
+        # the root, and the evaluation scores the world there, so playouts end at the
+        # same point of the game whatever path they took.
+        self.horizon = horizon if evaluate is not None else None
+        self.horizon_span = horizon_span
         self.rng = random.Random(f"search:{seed}:{seat}")
         self.decisions_seen: list[int] = []  # this seat's decisions per playout, last move
         self.last_iterations = 0
@@ -273,6 +281,7 @@ class InformationSetSearch:
         return sum(self.decisions_seen) / len(self.decisions_seen)
 
     def _iterate(self, root: _Node, world: State) -> None:
+        end = None if self.horizon is None else self.horizon(world) + self.horizon_span
         node = root
         path = [root]
         mine = 0
@@ -309,7 +318,7 @@ class InformationSetSearch:
             world.apply(action)
             node = child
             path.append(child)
-        mine += self._play_out(world)
+        mine += self._play_out(world, end)
         if world.is_terminal():
             self.decisions_seen.append(mine)
             rewards = self.reward(world)
@@ -329,14 +338,16 @@ class InformationSetSearch:
         explore = self.exploration * math.sqrt(math.log(max(1, child.available)) / child.visits)
         return mean + explore + (GUIDE_BIAS / (1 + child.visits) if guided else 0.0)
 
-    def _play_out(self, world: State) -> int:
-        """Play to the end (or the cap, or `playout_depth` decisions with a choice); this
-        seat's decisions with a choice on the way."""
+    def _play_out(self, world: State, end: int | None = None) -> int:
+        """Play to the end (or the cap, or `playout_depth` decisions with a choice, or the
+        horizon's `end`); this seat's decisions with a choice on the way."""
         mine = 0
         depth = self.playout_depth
-        policy, rng, seat = self.policy, self.rng, self.seat
+        policy, rng, seat, horizon = self.policy, self.rng, self.seat, self.horizon
         for _ in range(MAX_PLAYOUT_DECISIONS):
             if world.is_terminal():
+                break
+            if horizon is not None and end is not None and horizon(world) >= end:
                 break
             legal = world.legal_actions()
             if len(legal) == 1:
@@ -371,6 +382,8 @@ class SearchBot:
     evaluate: Evaluate | None = None
     playout_depth: int | None = None
     tree_depth: int | None = None
+    horizon: Callable[[State], int] | None = None
+    horizon_span = 1
     guide_share = GUIDE_SHARE
     # Decisions the search leaves to the guide: when this says so of an observation, the
     # bot plays the guide's move without searching (for decisions whose payoff lies
@@ -402,6 +415,8 @@ class SearchBot:
             playout_depth=self.playout_depth,
             guide_share=self.guide_share,
             tree_depth=self.tree_depth,
+            horizon=self.horizon,
+            horizon_span=self.horizon_span,
             seed=f"{info.get('seed', 0)}:{info.get('match', 0)}",
         )
 

@@ -255,6 +255,33 @@ def test_a_tree_one_decision_deep_searches_the_root_only_and_the_policy_plays_on
     assert any(child.children for child in grown(None))
 
 
+def test_a_horizon_ends_every_playout_once_the_count_passes_its_span():
+    """`horizon` with `horizon_span=2`: every playout that does not end the game stops
+    at the first world two turns past the root's, where the evaluation scores it."""
+    state = positions("moon_bots", seed=6, count=1)[0]
+    seat = state.to_move()
+    history = history_until("moon_bots", 6, state)
+    scored_at = []
+
+    def evaluate(world):
+        scored_at.append(world.turns)
+        return [0.5] * world.num_players
+
+    search = InformationSetSearch(
+        "moon_bots",
+        seat,
+        worlds=4,
+        seed=2,
+        evaluate=evaluate,
+        horizon=lambda world: world.turns,
+        horizon_span=2,
+        tree_depth=1,
+    )
+    search.choose(state.observation(seat), state.legal_actions(), history=history, playouts=60)
+    assert len(scored_at) > 40
+    assert set(scored_at) == {state.turns + 2}
+
+
 class _RootRecordingSearch(InformationSetSearch):
     """Remembers how many actions the sampled worlds had already seen."""
 
