@@ -3,21 +3,25 @@ from its observation (bots/sdk/search.py), half the move limit a move, starting 
 heuristic's choice and keeping it unless the search finds better.
 
 It searches one decision deep (`tree_depth = 1`): each of its choices is tried, then the
-heuristic plays every seat for a round (`horizon`: four robot turns), and `standing`
+heuristic plays every seat for a round (`horizon`: four robot turns), and `evaluate`
 scores the world there. So the search asks which move, followed by the heuristic's play,
 leaves the table best: a rollout improvement of the heuristic. Random playouts say little
 about a duel of built robots; the heuristic's round costs about what 20 random decisions
 did, and shows what the move leads to.
 
-`standing` is fitted, not guessed: `WEIGHTS` come from a logistic model of which seat
-finishes ahead of which, by the difference of their features, in 3,000 games of the
-heuristic against itself per table size (`python scripts/fit_standing.py moon_bots
---players 2 3 4 --games 3000`). Each feature has a weight at the start of the game and
-one more that grows with the turn count (`progress`): extra dice and attack bonuses count
-more late, when few turns are left to build."""
+`evaluate` is a standing fitted, not guessed (`bots.sdk.standing.FittedStanding`):
+`WEIGHTS` come from a logistic model of which seat finishes ahead of which, by the
+difference of their features, in 3,000 games of the heuristic against itself per table
+size (`python scripts/fit_standing.py moon_bots --players 2 3 4 --games 3000`). Each
+feature has a weight at the start of the game and one more that grows with the turn
+count (`progress`): extra dice and attack bonuses count more late, when few turns are
+left to build."""
+
+from operator import attrgetter
 
 from bots.reference import moon_bots_heuristic as heuristic
-from bots.sdk.search import SearchBot, standing_reward
+from bots.sdk.search import SearchBot, heuristic_policy
+from bots.sdk.standing import FittedStanding
 
 FEATURES = (
     "robots",
@@ -31,7 +35,7 @@ FEATURES = (
     "protection",
 )
 LATE_TURN = 60  # robot turns: where `progress` reaches 1
-ROUND = 4  # robot turns a playout plays before `standing` scores it
+ROUND = 4  # robot turns a playout plays before `evaluate` scores it
 
 WEIGHTS = {
     # held-out log loss 0.540, accuracy 0.701
@@ -94,38 +98,11 @@ def progress(state):
     return min(1.0, state.turns / LATE_TURN)
 
 
-def standing(state):
-    """Each player's standing, in log-odds units (higher is better)."""
-    weights = WEIGHTS[min(4, max(2, state.num_players))]
-    late = progress(state)
-    pairs = [weights[name] for name in FEATURES]
-    return [
-        sum(
-            value * (start + late * grow)
-            for value, (start, grow) in zip(features(state, seat), pairs, strict=True)
-        )
-        for seat in range(state.num_players)
-    ]
-
-
-def evaluate(state):
-    return standing_reward(standing(state), 1.0)
-
-
-def policy(state, legal, rng):
-    """The heuristic's move for whoever is to move, from that seat's observation."""
-    return heuristic.act(state.observation(state.to_move()), legal)
-
-
-def turns_played(state):
-    return state.turns
-
-
 class Bot(SearchBot):
     game = "moon_bots"
     guide = staticmethod(heuristic.act)
-    policy = staticmethod(policy)
-    evaluate = staticmethod(evaluate)
-    horizon = staticmethod(turns_played)
+    policy = staticmethod(heuristic_policy(heuristic.act))
+    evaluate = FittedStanding(WEIGHTS, FEATURES, features, progress)
+    horizon = staticmethod(attrgetter("turns"))
     horizon_span = ROUND
     tree_depth = 1

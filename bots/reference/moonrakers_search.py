@@ -3,25 +3,28 @@ sampled from its observation (bots/sdk/search.py), starting from the heuristic's
 and keeping it unless the search finds better.
 
 It searches one decision deep (`tree_depth = 1`): each of its choices is tried, then the
-heuristic plays every seat to the end of the turn (`horizon`), and `standing` scores the
+heuristic plays every seat to the end of the turn (`horizon`), and `evaluate` scores the
 world there. So the search asks which move, followed by the heuristic's play, leaves the
 table best when the turn is over: the contract taken and its hazards, the cards played
 on it, what was bought. Random play never scores in Moonrakers, so random playouts
 told the search nothing.
 
-`standing` is fitted, not guessed: `WEIGHTS` come from a logistic model of which seat
-finishes ahead of which, by the difference of their features, in heuristic games against
-itself (`python scripts/fit_standing.py moonrakers --players 2 --games 800`). Each
-feature has a weight at the start and one more that grows with the turn count
-(`progress`): a Prestige counts several times as much at the round cap as at the
-start.
+`evaluate` is a standing fitted, not guessed (`bots.sdk.standing.FittedStanding`):
+`WEIGHTS` come from a logistic model of which seat finishes ahead of which, by the
+difference of their features, in heuristic games against itself (`python
+scripts/fit_standing.py moonrakers --players 2 --games 800`). Each feature has a weight
+at the start and one more that grows with the turn count (`progress`): a Prestige counts
+several times as much at the round cap as at the start.
 
 A Moonrakers game gives a seat about 200 decisions with a choice, more than the match's
 CPU allows at half the move limit each, so `decisions_guess` spreads the match's CPU over
 them."""
 
+from operator import attrgetter
+
 from bots.reference import moonrakers_heuristic as heuristic
-from bots.sdk.search import SearchBot, standing_reward
+from bots.sdk.search import SearchBot, heuristic_policy
+from bots.sdk.standing import FittedStanding
 
 FEATURES = (
     "prestige",
@@ -76,40 +79,12 @@ def progress(state):
     return min(1.0, state.turns / max(1, state.round_cap * state.num_players))
 
 
-def standing(state):
-    """Each player's standing, in log-odds units (higher is better)."""
-    # Only the two-player table is fitted so far; larger tables borrow its weights.
-    weights = WEIGHTS.get(state.num_players, WEIGHTS[2])
-    late = progress(state)
-    pairs = [weights[name] for name in FEATURES]
-    return [
-        sum(
-            value * (start + late * grow)
-            for value, (start, grow) in zip(features(state, seat), pairs, strict=True)
-        )
-        for seat in range(state.num_players)
-    ]
-
-
-def evaluate(state):
-    return standing_reward(standing(state), 1.0)
-
-
-def policy(state, legal, rng):
-    """The heuristic's move for whoever is to move, from that seat's observation."""
-    return heuristic.act(state.observation(state.to_move()), legal)
-
-
-def turns_played(state):
-    return state.turns
-
-
 class Bot(SearchBot):
     game = "moonrakers"
     guide = staticmethod(heuristic.act)
-    policy = staticmethod(policy)
-    evaluate = staticmethod(evaluate)
-    horizon = staticmethod(turns_played)
+    policy = staticmethod(heuristic_policy(heuristic.act))
+    evaluate = FittedStanding(WEIGHTS, FEATURES, features, progress)
+    horizon = staticmethod(attrgetter("turns"))
     horizon_span = 1
     tree_depth = 1
     decisions_guess = 200.0

@@ -103,6 +103,19 @@ def random_policy(state: State, legal: list[Any], rng: random.Random) -> Any:
     return legal[rng.randrange(len(legal))]
 
 
+def heuristic_policy(act: Guide) -> Policy:
+    """A playout policy playing a heuristic's `act(observation, legal_actions)` for
+    whoever is to move, from that seat's observation: playouts that look like real play."""
+
+    def policy(state: State, legal: list[Any], rng: random.Random) -> Any:
+        seat = state.to_move()
+        if seat is None:  # no seat to ask: a world between turns
+            return random_policy(state, legal, rng)
+        return act(state.observation(seat), legal)
+
+    return policy
+
+
 class MoveBudget:
     """The seconds one move may search, from the match's limits and what it has used.
 
