@@ -49,6 +49,28 @@ WEIGHTS = {
         "objectives_claimed": (-0.210, 0.086),
         "objectives_held": (-0.147, 0.306),
     },
+    # held-out log loss 0.563, accuracy 0.680
+    3: {
+        "prestige": (0.172, 0.884),
+        "credits": (0.011, 0.050),
+        "deck_value": (-0.023, 0.037),
+        "cards": (-0.059, 0.077),
+        "parts_value": (-0.002, 0.026),
+        "parts": (0.166, -0.129),
+        "objectives_claimed": (-0.223, 0.394),
+        "objectives_held": (0.024, 0.024),
+    },
+    # held-out log loss 0.563, accuracy 0.685
+    4: {
+        "prestige": (0.230, 1.139),
+        "credits": (0.109, -0.156),
+        "deck_value": (0.002, 0.031),
+        "cards": (-0.000, -0.067),
+        "parts_value": (0.106, -0.190),
+        "parts": (-0.077, 0.199),
+        "objectives_claimed": (0.085, -0.326),
+        "objectives_held": (0.266, -0.315),
+    },
 }
 
 
