@@ -242,10 +242,10 @@ def test_a_start_that_fails_is_returned_in_its_place_not_raised():
     assert [p.wait() for p in (started[0], started[2])] == [0, 0]  # type: ignore[union-attr]
 
 
-@pytest.mark.parametrize("game", ["moonrollers", "moon_bots"])
+@pytest.mark.parametrize("game", engine.game_names())
 def test_a_search_bot_plays_a_set_within_its_limits(game, launcher):
-    """The search bot imports the SDK's worlds and search, mounted read-only in the sandbox,
-    and keeps to half its move limit."""
+    """Every game's search bot imports what it needs of the SDK (worlds, search, fitted
+    standings), mounted read-only in the sandbox, and keeps to half its move limit."""
     limits = Limits(move_seconds=0.05, time_bank_seconds=1.0, match_seconds=120.0)
     bots = [
         BotProcess(launcher.launch(path, limits.for_set(2)), limits, 2)
