@@ -93,8 +93,10 @@ def main() -> None:
         loss, accuracy = score(*pairs(games[held_out:]), weights)
         print(f"    # held-out log loss {loss:.3f}, accuracy {accuracy:.3f}")
         print(f"    {players}: {{")
+        # Rounded, and + 0.0 so a weight that rounds to nothing prints 0.000, not -0.000.
+        shown = [round(float(w), 3) + 0.0 for w in weights]
         for i, name in enumerate(names):
-            print(f'        "{name}": ({weights[i]:.3f}, {weights[i + len(names)]:.3f}),')
+            print(f'        "{name}": ({shown[i]:.3f}, {shown[i + len(names)]:.3f}),')
         print("    },")
     print("}")
 

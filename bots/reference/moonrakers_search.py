@@ -65,7 +65,7 @@ WEIGHTS = {
         "prestige": (0.230, 1.139),
         "credits": (0.109, -0.156),
         "deck_value": (0.002, 0.031),
-        "cards": (-0.000, -0.067),
+        "cards": (0.000, -0.067),
         "parts_value": (0.106, -0.190),
         "parts": (-0.077, 0.199),
         "objectives_claimed": (0.085, -0.326),
