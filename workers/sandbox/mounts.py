@@ -19,8 +19,8 @@ from workers.sandbox.process import SandboxUnavailable, _world_readable
 ENGINE_DIR = PROJECT_ROOT / "engine"
 # What of the project a sandbox can import, relative to the project root: the pure engine,
 # and for search bots the SDK's forward model (worlds from an observation, the search over
-# them, standings fitted to games) and the reference bots (the heuristics guide the searches). The SDK's package
-# file imports only the runner, which is standard library.
+# them, standings fitted to games) and the reference bots (the heuristics guide the
+# searches). The SDK's package file imports only the runner, which is standard library.
 LIBRARY = (
     "engine",
     "bots/__init__.py",

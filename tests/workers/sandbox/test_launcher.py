@@ -102,7 +102,8 @@ def test_sandbox_sees_only_what_python_and_the_bot_need(launcher):
     arena = "['bot', 'codec', 'lib', 'runner.pyc']" if mounted else "['bot', 'lib', 'runner.pyc']"
     assert out == (
         "['arena', 'bin', 'dev', 'lib', 'lib64', 'proc', 'sbin', 'tmp', 'usr'] "
-        f"{arena} ['bots', 'engine'] ['__init__.py', 'runner.py', 'search.py', 'standing.py', 'worlds'] "
+        f"{arena} ['bots', 'engine'] "
+        "['__init__.py', 'runner.py', 'search.py', 'standing.py', 'worlds'] "
         f"{['orjson'] if mounted else None}"
     )
 
