@@ -323,7 +323,8 @@ def describe(challenge: Challenge) -> dict[str, Any]:
     estimate = sprt.elo_estimate(challenge.counts)
 
     def finite(value: float) -> float | None:
-        return round(value, 2) if math.isfinite(value) else None
+        # + 0.0 turns the -0.0 of an even score into 0.0
+        return round(value, 2) + 0.0 if math.isfinite(value) else None
 
     return {
         "pairs": sum(challenge.counts),

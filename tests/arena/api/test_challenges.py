@@ -216,6 +216,8 @@ def test_max_games_ends_an_undecided_challenge_as_inconclusive(author, versions,
     for match in Match.objects.filter(challenge_id=made["id"]):
         record_result(match.pk, None, outcome([1, 1]))  # draws: no evidence either way
     assert Challenge.objects.get(pk=made["id"]).status == "inconclusive"
+    shown = author.get(f"/api/challenges/{made['id']}/").json()
+    assert shown["elo"] is None or str(shown["elo"]["elo"]) == "0.0"  # never "-0.0"
 
 
 def test_cancelling_fails_the_queued_games_and_only_once(
