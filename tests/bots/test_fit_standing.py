@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ast
-import importlib.util
 import subprocess
 import sys
 from pathlib import Path
@@ -11,17 +10,14 @@ from pathlib import Path
 import numpy as np
 
 from bots.reference import moon_bots_search
+from tests.scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "scripts" / "fit_standing.py"
 
 
 def _script():
-    spec = importlib.util.spec_from_file_location("fit_standing", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("fit_standing")
 
 
 def test_the_fit_recovers_the_weights_of_a_known_logistic_model():

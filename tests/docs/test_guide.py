@@ -8,7 +8,6 @@ engine/games/<game>/README.md) that is missing.
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import shutil
 import subprocess
@@ -16,6 +15,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from tests.scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 README_MAX_LINES = 200
@@ -133,12 +134,7 @@ def test_the_diary_check_tells_a_diary_from_ordinary_words():
 
 
 def test_the_game_examples_are_what_the_engine_sends_today():
-    spec = importlib.util.spec_from_file_location(
-        "observation_example", ROOT / "scripts" / "observation_example.py"
-    )
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_script("observation_example")
     for game, (players, moves) in module.EXAMPLES.items():
         path = module.EXAMPLES_DIR / f"{game}.json"
         assert path.read_text() == module.example(game, players, moves), (
