@@ -165,14 +165,14 @@ def measure(kind: str, players: int, points: int, worlds: int, candidates: int) 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--players", type=int, default=3)
+    parser.add_argument("--players", type=int, default=3, choices=(2, 3, 4, 5))
     parser.add_argument("--points", type=int, default=40, help="decisions per kind")
     parser.add_argument("--worlds", type=int, default=100, help="paired worlds per choice")
     parser.add_argument("--candidates", type=int, default=8, help="choices besides the heuristic's")
     parser.add_argument("--kinds", nargs="+", choices=KINDS, default=list(KINDS))
     args = parser.parse_args(argv)
-    if args.worlds < 4 or args.points < 1:
-        parser.error("--worlds must be at least 4 and --points at least 1")
+    if args.worlds < 4 or args.points < 1 or args.candidates < 1:
+        parser.error("--worlds must be at least 4, --points and --candidates at least 1")
     print(
         "| decision | points | gain [±2 se] | sd | worlds to see 0.02 | ms a playout | worlds in 0.5 s |"
     )

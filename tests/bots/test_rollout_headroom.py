@@ -39,12 +39,20 @@ def test_the_chance_of_enough_undamaged_chips_is_the_counted_one(held, target):
     assert _script().success_chance(held, target) == pytest.approx(_counted(held, target))
 
 
-def test_bad_arguments_are_a_clear_error_not_a_traceback():
+@pytest.mark.parametrize(
+    ("arguments", "said"),
+    [
+        (["--worlds", "2"], "--worlds must be at least 4"),
+        (["--candidates", "0"], "--candidates at least 1"),
+        (["--players", "7"], "--players: invalid choice"),
+    ],
+)
+def test_bad_arguments_are_a_clear_error_not_a_traceback(arguments, said):
     done = subprocess.run(
-        [sys.executable, str(SCRIPT), "--worlds", "2"], capture_output=True, text=True, cwd=ROOT
+        [sys.executable, str(SCRIPT), *arguments], capture_output=True, text=True, cwd=ROOT
     )
     assert done.returncode == 2
-    assert "--worlds must be at least 4" in done.stderr and "Traceback" not in done.stderr
+    assert said in done.stderr and "Traceback" not in done.stderr
 
 
 def test_the_script_prints_a_row_per_kind_the_same_every_run_but_for_the_timings():
