@@ -54,12 +54,13 @@ BUDGET_SECONDS = 0.5
 
 
 @cache
-def success_chance(held: tuple[int, ...], target: int) -> float:
-    """P(undamaged >= target) for `held` chips per area (in `RULES.areas` order), each
-    area's chips a uniform draw from that area's chips."""
+def undamaged_chance(
+    held: tuple[int, ...], good_left: tuple[int, ...], unseen: tuple[int, ...], need: int
+) -> float:
+    """P(at least `need` undamaged among `held` face-down chips per area), each area's held
+    chips a uniform draw from its `unseen` chips, `good_left` of them undamaged."""
     dist = [1.0]
-    for area, count in zip(RULES.areas, held, strict=True):
-        total, good = RULES.chips_per_area, RULES.undamaged_per_area[area]
+    for count, good, total in zip(held, good_left, unseen, strict=True):
         count = min(count, total)
         pmf = [
             comb(good, k) * comb(total - good, count - k) / comb(total, count)
@@ -70,7 +71,18 @@ def success_chance(held: tuple[int, ...], target: int) -> float:
             for k, b in enumerate(pmf):
                 new[i + k] += a * b
         dist = new
-    return sum(p for k, p in enumerate(dist) if k >= target)
+    return sum(p for k, p in enumerate(dist) if k >= need)
+
+
+def success_chance(held: tuple[int, ...], target: int) -> float:
+    """P(undamaged >= target) for `held` chips per area (in `RULES.areas` order), none of
+    the chips seen."""
+    return undamaged_chance(
+        held,
+        tuple(RULES.undamaged_per_area[area] for area in RULES.areas),
+        (RULES.chips_per_area,) * len(RULES.areas),
+        target,
+    )
 
 
 def expected_success(state) -> float:

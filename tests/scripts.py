@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import importlib.util
+import subprocess
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -16,3 +18,14 @@ def load_script(name: str) -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def run_script(name: str, *arguments: str, timeout: float = 300) -> subprocess.CompletedProcess:
+    """`python scripts/<name>.py arguments...` from the project's root, its output captured."""
+    return subprocess.run(
+        [sys.executable, str(SCRIPTS / f"{name}.py"), *arguments],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=SCRIPTS.parent,
+    )

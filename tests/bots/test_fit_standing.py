@@ -3,17 +3,11 @@
 from __future__ import annotations
 
 import ast
-import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
 
 from bots.reference import moon_bots_search
-from tests.scripts import load_script
-
-ROOT = Path(__file__).resolve().parents[2]
-SCRIPT = ROOT / "scripts" / "fit_standing.py"
+from tests.scripts import load_script, run_script
 
 
 def _script():
@@ -42,13 +36,7 @@ def test_pairs_compare_every_two_seats_that_finished_apart():
 
 def test_the_script_prints_a_weights_table_for_the_bot_the_same_every_run():
     def run():
-        done = subprocess.run(
-            [sys.executable, str(SCRIPT), "moon_bots", "--players", "2", "3", "--games", "10"],
-            capture_output=True,
-            text=True,
-            timeout=300,
-            cwd=ROOT,
-        )
+        done = run_script("fit_standing", "moon_bots", "--players", "2", "3", "--games", "10")
         assert done.returncode == 0, done.stderr
         return done.stdout
 

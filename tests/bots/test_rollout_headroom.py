@@ -3,17 +3,11 @@
 from __future__ import annotations
 
 import itertools
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 from engine.games.moon_adventure.data import RULES
-from tests.scripts import load_script
-
-ROOT = Path(__file__).resolve().parents[2]
-SCRIPT = ROOT / "scripts" / "rollout_headroom.py"
+from tests.scripts import load_script, run_script
 
 
 def _script():
@@ -48,31 +42,22 @@ def test_the_chance_of_enough_undamaged_chips_is_the_counted_one(held, target):
     ],
 )
 def test_bad_arguments_are_a_clear_error_not_a_traceback(arguments, said):
-    done = subprocess.run(
-        [sys.executable, str(SCRIPT), *arguments], capture_output=True, text=True, cwd=ROOT
-    )
+    done = run_script("rollout_headroom", *arguments)
     assert done.returncode == 2
     assert said in done.stderr and "Traceback" not in done.stderr
 
 
 def test_the_script_prints_a_row_per_kind_the_same_every_run_but_for_the_timings():
     def run():
-        done = subprocess.run(
-            [
-                sys.executable,
-                str(SCRIPT),
-                "--points",
-                "2",
-                "--worlds",
-                "4",
-                "--kinds",
-                "oxygen",
-                "act",
-            ],
-            capture_output=True,
-            text=True,
-            timeout=300,
-            cwd=ROOT,
+        done = run_script(
+            "rollout_headroom",
+            "--points",
+            "2",
+            "--worlds",
+            "4",
+            "--kinds",
+            "oxygen",
+            "act",
         )
         assert done.returncode == 0, done.stderr
         rows = [line.split("|")[1:-1] for line in done.stdout.splitlines()[2:]]
