@@ -129,26 +129,22 @@ def tune(players, generations, population, elite, count, spread, say):
             [m + s * rng.gauss(0, 1) for m, s in zip(mean, sd, strict=True)]
             for _ in range(population - 1)
         ]
-        scored = []
-        for point in points:
-            values = [value for value, _ in missions(players, from_search_space(point), seeds)]
-            scored.append((statistics.fmean(values), point))
-        scored.sort(key=lambda item: -item[0])
-        best = [point for _, point in scored[:elite]]
+        values = [
+            statistics.fmean(value for value, _ in missions(players, from_search_space(p), seeds))
+            for p in points
+        ]
+        ranked = sorted(range(population), key=lambda index: -values[index])[:elite]
+        best = [points[index] for index in ranked]
         new_mean = [statistics.fmean(column) for column in zip(*best, strict=True)]
         new_sd = [statistics.pstdev(column) for column in zip(*best, strict=True)]
         mean = [0.3 * old + 0.7 * new for old, new in zip(mean, new_mean, strict=True)]
         sd = [max(0.05, 0.3 * old + 0.7 * new) for old, new in zip(sd, new_sd, strict=True)]
         say(
-            f"generation {generation + 1}: mean's {scored_value(scored, points[0]):.4f}, "
-            f"best {scored[0][0]:.4f}, elite mean {statistics.fmean(v for v, _ in scored[:elite]):.4f}, "
+            f"generation {generation + 1}: mean's {values[0]:.4f}, best {values[ranked[0]]:.4f}, "
+            f"elite mean {statistics.fmean(values[index] for index in ranked):.4f}, "
             f"spread {statistics.fmean(sd):.3f}"
         )
     return from_search_space(mean)
-
-
-def scored_value(scored, point):
-    return next(value for value, candidate in scored if candidate is point)
 
 
 def validate(players, tuned, count):
