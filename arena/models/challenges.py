@@ -1,7 +1,7 @@
 """Challenges: a sequential test (pentanomial GSPRT) of one bot version against another.
 
 The maths is in arena/ratings/sprt.py; arena/services/challenges.py creates the pairs of
-matches batch by batch and updates the test when a batch is done. A challenge's matches
+matches batch by batch, a few batches at a time, and updates the test when a batch is done. A challenge's matches
 point back here (`Match.challenge`, with `challenge_pair` numbering the pair) and are
 never rated on the leaderboard.
 """
@@ -44,6 +44,9 @@ class Challenge(models.Model):
     beta = models.FloatField(default=0.05)
     max_games = models.PositiveIntegerField(default=2000)
     batch_pairs = models.PositiveIntegerField(default=8)
+    # Batches queued at a time: each is one set task, so this is how many workers a
+    # challenge keeps busy.
+    batches_in_flight = models.PositiveSmallIntegerField(default=2)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.RUNNING)
     # Pentanomial counts of the finished pairs' scores (0, 1/4, 1/2, 3/4, 1).
     counts = models.JSONField(default=empty_counts)

@@ -1,15 +1,18 @@
 """Challenges: is the candidate version better than the baseline? Pairs, batches, a GSPRT.
 
 `create_challenge` checks everything before it stores anything (a bad request queues
-nothing), then schedules the first batch. A batch is `batch_pairs` pairs of games; the two
-games of a pair share a seed, and the candidate and the baseline swap seats between them
-(duplicate seeding), the other seats (players > 2) held by the same reference versions in
-both. When the last game of a batch is recorded (`advance`, called inside the recording
+nothing), then schedules the first batches. A batch is `batch_pairs` pairs of games, played
+as one set task; the two games of a pair share a seed, and the candidate and the baseline
+swap seats between them (duplicate seeding), the other seats (players > 2) held by the same
+reference versions in both. `batches_in_flight` batches are queued at a time, so a
+challenge keeps that many workers busy (fishtest keeps a test's tasks on every worker
+too). When the last game of a batch is recorded (`advance`, called inside the recording
 transaction, with the challenge row locked so two last games cannot both advance it), the
 pentanomial counts and the LLR are recomputed from every finished pair, and the test
-either stops (accepted, rejected, or inconclusive at max_games) or schedules the next
-batch. A pair with a failed game (infrastructure or set-up, not a bot's fault) is left
-out of the counts; a bot's forfeit is a loss in the pair, as anywhere else.
+either stops (accepted, rejected, or inconclusive at max_games: the games still queued are
+failed, so no worker plays them) or queues batches until `batches_in_flight` are open
+again. A pair with a failed game (infrastructure or set-up, not a bot's fault) is left out
+of the counts; a bot's forfeit is a loss in the pair, as anywhere else.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from arena.services.tournaments import check_limits
 
 MAX_CHALLENGE_GAMES = 100_000
 MAX_BATCH_PAIRS = 100
+MAX_BATCHES_IN_FLIGHT = 16
 
 
 def _version(version_id: Any, field: str) -> BotVersion:
@@ -83,10 +87,11 @@ def create_challenge(
     beta: float = 0.05,
     max_games: int = 2000,
     batch_pairs: int = 8,
+    batches_in_flight: int = 2,
     options: dict[str, Any] | None = None,
     limits: dict[str, Any] | None = None,
 ) -> Challenge:
-    """Check the request, store the challenge and schedule its first batch."""
+    """Check the request, store the challenge and schedule its first batches."""
     try:
         spec = engine.get_game(game)
     except engine.UnknownGame as exc:
@@ -137,6 +142,10 @@ def create_challenge(
         )
     if not 1 <= batch_pairs <= MAX_BATCH_PAIRS:
         raise InvalidInput(f"batch_pairs must be 1-{MAX_BATCH_PAIRS}", field="batch_pairs")
+    if not 1 <= batches_in_flight <= MAX_BATCHES_IN_FLIGHT:
+        raise InvalidInput(
+            f"batches_in_flight must be 1-{MAX_BATCHES_IN_FLIGHT}", field="batches_in_flight"
+        )
     try:
         options = spec.check_options(options or {})
         spec.new_state(players, 0, options)
@@ -159,11 +168,41 @@ def create_challenge(
             beta=beta,
             max_games=max_games,
             batch_pairs=batch_pairs,
+            batches_in_flight=batches_in_flight,
             created_by=user if getattr(user, "is_authenticated", False) else None,
         )
         challenge.opponents.set(others)
-        _schedule_batch(challenge, others, enqueue)
+        _fill_flight(challenge, others, open_batches=0, enqueue=enqueue)
     return challenge
+
+
+def _fill_flight(
+    challenge: Challenge,
+    opponents: list[BotVersion],
+    *,
+    open_batches: int,
+    enqueue: Callable[..., object],
+) -> None:
+    """Queue batches until `batches_in_flight` are open or max_games are scheduled."""
+    scheduled = Match.objects.filter(challenge=challenge).count()
+    while open_batches < challenge.batches_in_flight and scheduled < challenge.max_games:
+        scheduled += len(_schedule_batch(challenge, opponents, enqueue))
+        open_batches += 1
+
+
+def _batch_progress(challenge: Challenge) -> tuple[int, int, int]:
+    """(batches complete, batches open, games scheduled): a batch is complete when none of
+    its games is queued or running."""
+    scheduled = Match.objects.filter(challenge=challenge).count()
+    open_pairs = (
+        Match.objects.filter(challenge=challenge)
+        .unfinished()
+        .values_list("challenge_pair", flat=True)
+        .distinct()
+    )
+    open_batches = len({pair // challenge.batch_pairs for pair in open_pairs})
+    batches = math.ceil(scheduled // 2 / challenge.batch_pairs)
+    return batches - open_batches, open_batches, scheduled
 
 
 def _schedule_batch(
@@ -205,8 +244,9 @@ def _schedule_batch(
     ids = [m.pk for m in matches]
     # The batch's games are between the same versions: one set (one task, one process
     # per bot for all of them), arena/models/tournaments.py's enqueue_sets.
-    many = load_enqueue_sets()
-    transaction.on_commit(lambda: enqueue_sets(many, [ids], Match.Purpose.CHALLENGE), robust=True)
+    transaction.on_commit(
+        lambda: enqueue_sets(enqueue, [ids], Match.Purpose.CHALLENGE), robust=True
+    )
     return ids
 
 
@@ -238,10 +278,10 @@ def pair_counts(challenge: Challenge) -> tuple[list[int], int]:
 
 
 def advance(challenge_id: int) -> str | None:
-    """After one of its games is done: update the test when the batch is complete.
+    """After one of its games is done: update the test when a batch is complete.
 
     Runs inside the transaction that recorded the game. Returns the challenge's status
-    when this call updated it, None when the batch is still being played.
+    when this call updated it, None when no batch was completed since the last update.
     """
     challenge = (
         Challenge.objects.select_for_update()
@@ -251,24 +291,36 @@ def advance(challenge_id: int) -> str | None:
     )
     if challenge is None or not challenge.is_running():
         return None
-    if Match.objects.filter(challenge=challenge).unfinished().exists():
+    complete, open_batches, scheduled = _batch_progress(challenge)
+    if complete <= challenge.batches:
         return None
     counts, discarded = pair_counts(challenge)
     challenge.counts = counts
     challenge.discarded_pairs = discarded
     challenge.games = 2 * sum(counts)
-    challenge.batches += 1
+    challenge.batches = complete
     challenge.llr = float(sprt.llr(counts, challenge.elo0, challenge.elo1)) if sum(counts) else 0.0
     decision = sprt.decide(challenge.llr, challenge.alpha, challenge.beta)
-    scheduled = Match.objects.filter(challenge=challenge).count()
     if decision != sprt.Decision.CONTINUE:
         challenge.status = decision
     elif scheduled >= challenge.max_games:
-        challenge.status = Challenge.Status.INCONCLUSIVE
+        if not open_batches:
+            challenge.status = Challenge.Status.INCONCLUSIVE
     else:
-        _schedule_batch(challenge, list(challenge.opponents.order_by("id")), load_enqueue_sets())
+        _fill_flight(
+            challenge,
+            list(challenge.opponents.order_by("id")),
+            open_batches=open_batches,
+            enqueue=load_enqueue_sets(),
+        )
     if not challenge.is_running():
         challenge.finished_at = timezone.now()
+        # Games of batches still open are not needed any more: no worker plays them.
+        Match.objects.filter(challenge=challenge, status=Match.Status.QUEUED).update(
+            status=Match.Status.FAILED,
+            error=f"the challenge was {challenge.status} before this game was played",
+            finished_at=challenge.finished_at,
+        )
     challenge.save(
         update_fields=["counts", "discarded_pairs", "games", "batches", "llr", "status"]
         + ["finished_at"]
@@ -277,18 +329,15 @@ def advance(challenge_id: int) -> str | None:
 
 
 def advance_stalled_challenges() -> list[int]:
-    """Advance running challenges whose batch is complete (for the reaper).
+    """Advance running challenges with a complete batch not yet counted (for the reaper).
 
     Normally the last game's recording advances its challenge; a worker lost between
-    that game's commit and the advance leaves the batch complete and nothing queued.
+    that game's commit and the advance leaves the batch complete and uncounted, and
+    nothing new queued for it.
     """
-    stalled = (
-        Challenge.objects.filter(status=Challenge.Status.RUNNING)
-        .exclude(matches__status__in=[Match.Status.QUEUED, Match.Status.RUNNING])
-        .values_list("pk", flat=True)
-    )
+    running = Challenge.objects.filter(status=Challenge.Status.RUNNING).values_list("pk", flat=True)
     advanced = []
-    for challenge_id in stalled:
+    for challenge_id in running:
         with transaction.atomic():
             if advance(challenge_id) is not None:
                 advanced.append(challenge_id)

@@ -103,6 +103,7 @@ def start_challenge(owner: User, game: str, players: int, budget: float, args: A
         elo1=args.elo1,
         max_games=args.max_games,
         batch_pairs=args.batch_pairs,
+        batches_in_flight=args.batches_in_flight or args.workers,
         limits=limits_for(budget),
     )
 
@@ -392,6 +393,12 @@ class Command(BaseCommand):
         parser.add_argument("--players", type=int, nargs="+", default=[2])
         parser.add_argument("--max-games", type=int, default=80)
         parser.add_argument("--batch-pairs", type=int, default=4)
+        parser.add_argument(
+            "--batches-in-flight",
+            type=int,
+            default=None,
+            help="a challenge's batches queued at a time (default: --workers, one each)",
+        )
         parser.add_argument("--elo1", type=float, default=50.0)
         parser.add_argument("--tables", type=int, default=60, help="per team (cooperative)")
         parser.add_argument("--workers", type=int, default=2)

@@ -34,6 +34,9 @@ class ChallengeCreateSerializer(serializers.Serializer):
     beta = serializers.FloatField(required=False, default=0.05)
     max_games = serializers.IntegerField(required=False, default=2000)
     batch_pairs = serializers.IntegerField(required=False, default=8)
+    batches_in_flight = serializers.IntegerField(
+        required=False, default=2, help_text="batches queued at a time (workers kept busy)"
+    )
     options = JSONField(required=False, default=dict)
     limits = JSONField(required=False, default=dict)
 
@@ -83,6 +86,7 @@ class ChallengeSerializer(serializers.ModelSerializer):
             "beta",
             "max_games",
             "batch_pairs",
+            "batches_in_flight",
             "status",
             "games",
             "pairs",

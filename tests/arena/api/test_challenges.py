@@ -6,7 +6,7 @@ import pytest
 
 from arena.models import Challenge, Match
 from arena.services.results import record_result
-from tests.arena.conftest import ENQUEUED_PURPOSES
+from tests.arena.conftest import ENQUEUED_PURPOSES, ENQUEUED_SETS
 from tests.arena.services.test_results import outcome
 
 pytestmark = pytest.mark.django_db
@@ -35,7 +35,7 @@ def new_over_old(client, run_on_commit, versions, **body):
     )
 
 
-def test_an_owner_starts_a_challenge_whose_first_batch_is_seed_paired_with_seats_swapped(
+def test_an_owner_starts_a_challenge_whose_first_batches_are_seed_paired_with_seats_swapped(
     author, versions, run_on_commit, enqueued
 ):
     reply = new_over_old(
@@ -51,9 +51,12 @@ def test_an_owner_starts_a_challenge_whose_first_batch_is_seed_paired_with_seats
     assert data["llr_lower"] == pytest.approx(-2.9444) and data["llr_upper"] == pytest.approx(
         2.9444
     )
-    assert data["pairs"] == 0 and data["elo"] is None
+    assert data["pairs"] == 0 and data["elo"] is None and data["batches_in_flight"] == 2
     matches = list(Match.objects.filter(challenge_id=data["id"]).order_by("id"))
-    assert len(matches) == 6 and sorted(enqueued) == [m.pk for m in matches]
+    # Two batches of three pairs, each queued as one set (one task, one worker each).
+    assert len(matches) == 12 and sorted(enqueued) == [m.pk for m in matches]
+    assert [[m.pk for m in matches[:6]], [m.pk for m in matches[6:]]] == ENQUEUED_SETS
+    assert [m.challenge_pair for m in matches] == [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5]
     assert {ENQUEUED_PURPOSES[m.pk] for m in matches} == {"challenge"}
     assert {m.purpose for m in matches} == {Match.Purpose.CHALLENGE}
     for first, second in zip(matches[::2], matches[1::2], strict=True):
@@ -63,7 +66,7 @@ def test_an_owner_starts_a_challenge_whose_first_batch_is_seed_paired_with_seats
             for m in (first, second)
         ]
         assert seats[0] == [versions["new"].pk, versions["old"].pk] == seats[1][::-1]
-    assert len({m.seed for m in matches}) == 3
+    assert len({m.seed for m in matches}) == 6
 
 
 @pytest.mark.parametrize(
@@ -81,6 +84,8 @@ def test_an_owner_starts_a_challenge_whose_first_batch_is_seed_paired_with_seats
         ({"baseline": 999999}, "baseline"),
         ({"game": "crew", "candidate": "crew"}, "game"),  # cooperative
         ({"max_games": 3}, "max_games"),
+        ({"batches_in_flight": 0}, "batches_in_flight"),
+        ({"batches_in_flight": 17}, "batches_in_flight"),
     ],
 )
 def test_bad_challenges_are_a_400_naming_the_field_and_queue_nothing(
@@ -161,6 +166,7 @@ def test_multiplayer_challenges_fill_the_other_seats_with_the_same_opponents(
         players=3,
         opponents=[versions["theirs"].pk],
         batch_pairs=1,
+        batches_in_flight=1,
     )
     assert reply.status_code == 201, reply.content
     first, second = Match.objects.filter(challenge_id=reply.json()["id"]).order_by("id")
@@ -189,6 +195,7 @@ def test_batches_update_the_sprt_until_a_clearly_better_candidate_is_accepted(
         elo0=0,
         elo1=300,
         batch_pairs=4,
+        batches_in_flight=1,
     ).json()
     run_on_commit(_play_batch, made["id"], versions["new"].pk)
     shown = anonymous.get(f"/api/challenges/{made['id']}/").json()
@@ -262,6 +269,7 @@ def test_the_reaper_advances_a_complete_batch_whose_advance_was_lost(
         run_on_commit,
         versions,
         batch_pairs=1,
+        batches_in_flight=1,
     ).json()
     # The games were recorded, but the worker died before it advanced the challenge.
     Match.objects.filter(challenge_id=made["id"]).update(status=Match.Status.FAILED)
@@ -269,3 +277,84 @@ def test_the_reaper_advances_a_complete_batch_whose_advance_was_lost(
     assert Match.objects.filter(challenge_id=made["id"], status=Match.Status.QUEUED).count() == 2
     assert len(enqueued) == 4
     assert advance_stalled_challenges() == []  # the new batch is queued: nothing stalled
+
+
+def _record_pairs(challenge_id: int, pairs, candidate_id: int, score: float) -> None:
+    """Record both games of these pairs: the candidate wins (1), loses (0) or draws (0.5)."""
+    for match in Match.objects.filter(challenge_id=challenge_id, challenge_pair__in=pairs):
+        first = match.seats.get(seat=0).bot_version_id
+        if score == 0.5:
+            ranks = [1, 1]
+        else:
+            ranks = [1, 2] if (first == candidate_id) == (score == 1) else [2, 1]
+        record_result(match.pk, None, outcome(ranks))
+
+
+def test_batches_in_flight_keep_that_many_queued_and_a_verdict_fails_the_rest(
+    author, versions, run_on_commit, enqueued
+):
+    made = new_over_old(
+        author, run_on_commit, versions, elo0=0, elo1=300, batch_pairs=2, batches_in_flight=2
+    ).json()
+    challenge_id, candidate = made["id"], versions["new"].pk
+    matches = Match.objects.filter(challenge_id=challenge_id)
+    assert matches.count() == 8 and len(ENQUEUED_SETS) == 2  # pairs 0-3, two sets
+    # Batch 0 (pairs 0, 1) done: counted, and a third batch keeps two open.
+    run_on_commit(_record_pairs, challenge_id, [0, 1], candidate, 1)
+    challenge = Challenge.objects.get(pk=challenge_id)
+    assert challenge.batches == 1 and challenge.counts == [0, 0, 0, 0, 2]
+    assert matches.count() == 12 and len(ENQUEUED_SETS) == 3
+    assert sorted(ENQUEUED_SETS[2]) == sorted(
+        matches.filter(challenge_pair__in=[4, 5]).values_list("pk", flat=True)
+    )
+    # One game of batch 1 recorded: the batch is still open, nothing changes.
+    first_of_pair_2 = matches.filter(challenge_pair=2).order_by("id").first()
+    run_on_commit(record_result, first_of_pair_2.pk, None, outcome([1, 1]))
+    assert Challenge.objects.get(pk=challenge_id).batches == 1 and matches.count() == 12
+    # Batch 2 finishes before batch 1, and counts.
+    run_on_commit(_record_pairs, challenge_id, [4, 5], candidate, 1)
+    challenge = Challenge.objects.get(pk=challenge_id)
+    assert challenge.batches == 2 and challenge.counts == [0, 0, 0, 0, 4]
+    assert matches.count() == 16 and challenge.status == "running"
+    # Batch 1 completes (pair 2 drawn, pair 3 won): accepted, and the queued games are
+    # not played.
+    Match.objects.filter(challenge_id=challenge_id, challenge_pair=7).update(
+        status=Match.Status.RUNNING
+    )
+    run_on_commit(_record_pairs, challenge_id, [3], candidate, 1)
+    second_of_pair_2 = matches.filter(challenge_pair=2).order_by("id").last()
+    run_on_commit(record_result, second_of_pair_2.pk, None, outcome([1, 1]))
+    challenge = Challenge.objects.get(pk=challenge_id)
+    assert challenge.status == "accepted" and challenge.counts == [0, 0, 1, 0, 5]
+    failed = matches.filter(status=Match.Status.FAILED)
+    assert set(failed.values_list("challenge_pair", flat=True)) == {6}
+    assert set(failed.values_list("error", flat=True)) == {
+        "the challenge was accepted before this game was played"
+    }
+    # A game already running when the verdict came is recorded and changes nothing.
+    for match in matches.filter(challenge_pair=7):
+        run_on_commit(record_result, match.pk, None, outcome([2, 1]))
+    after = Challenge.objects.get(pk=challenge_id)
+    assert (after.status, after.counts, after.batches) == (
+        "accepted",
+        challenge.counts,
+        challenge.batches,
+    )
+    assert matches.count() == 16
+
+
+def test_max_games_with_batches_in_flight_waits_for_the_last_open_batch(
+    author, versions, run_on_commit
+):
+    made = new_over_old(
+        author, run_on_commit, versions, max_games=8, batch_pairs=2, batches_in_flight=3
+    ).json()
+    challenge_id, candidate = made["id"], versions["new"].pk
+    assert Match.objects.filter(challenge_id=challenge_id).count() == 8  # max_games caps it
+    run_on_commit(_record_pairs, challenge_id, [2, 3], candidate, 0.5)
+    challenge = Challenge.objects.get(pk=challenge_id)
+    assert challenge.status == "running" and challenge.batches == 1
+    run_on_commit(_record_pairs, challenge_id, [0, 1], candidate, 0.5)
+    challenge = Challenge.objects.get(pk=challenge_id)
+    assert challenge.status == "inconclusive" and challenge.counts == [0, 0, 4, 0, 0]
+    assert challenge.finished_at is not None

@@ -212,8 +212,10 @@ def test_a_challenge_starts_from_the_bot_page_and_is_followed_on_its_own():
     challenge = Challenge.objects.get()
     assert started["Location"] == f"/challenges/{challenge.pk}/"
     assert challenge.candidate == v2 and challenge.max_games == 20
-    assert Match.objects.filter(challenge=challenge).count() == 16  # its first batch: 8 pairs
+    # Two batches in flight: 8 pairs, then the 2 pairs max_games leaves.
+    assert Match.objects.filter(challenge=challenge).count() == 20
     shown = client.get(f"/challenges/{challenge.pk}/").content.decode()
+    assert "8 pairs a batch, 2 batches at a time" in shown
     assert 'data-status="running"' in shown and "arena/challenge.js" in shown
     assert f'data-url="/api/challenges/{challenge.pk}/"' in shown
     assert "Cancel the challenge" in shown
