@@ -402,6 +402,10 @@ def command_challenge(args: argparse.Namespace) -> int:
     data: dict[str, Any] = {"candidate": args.candidate, "baseline": args.baseline}
     game = args.game or _game_of_version(client, args.candidate)
     data.update({"game": game, "max_games": args.max_games})
+    # The arena's defaults apply to what is not given.
+    for field in ("elo0", "elo1", "batch_pairs", "batches_in_flight"):
+        if getattr(args, field) is not None:
+            data[field] = getattr(args, field)
     challenge = client.create_challenge(data)
     if args.follow:
         challenge = _follow(
@@ -513,6 +517,12 @@ def add_commands(sub: Any) -> None:
     challenge.add_argument("baseline", type=int, help="version id of the baseline")
     challenge.add_argument("--game")
     challenge.add_argument("--max-games", type=int, default=2000)
+    challenge.add_argument("--elo0", type=float, help="not better than this (default 0)")
+    challenge.add_argument("--elo1", type=float, help="better by this much (default 5)")
+    challenge.add_argument("--batch-pairs", type=int, help="pairs of games a batch (default 8)")
+    challenge.add_argument(
+        "--batches-in-flight", type=int, help="batches queued at a time (default 2)"
+    )
     challenge.add_argument("--follow", action="store_true", help="wait for the verdict")
     challenge.add_argument("--timeout", type=float, default=3600.0)
     challenge.set_defaults(func=command_challenge)

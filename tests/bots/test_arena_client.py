@@ -218,3 +218,33 @@ def test_submit_then_status_matches_and_bots_as_json(
     assert code == 0 and json.loads(out) == []
     code, _, err = arena(capsys, "submit", str(bot), "--game", "moon_adventure", "--no-wait")
     assert code == 2 and "plays moonrollers" in one_line_error(err)
+
+
+def test_a_challenge_takes_its_test_settings_from_the_command_line(
+    live_server, config, capsys, monkeypatch, settings
+):
+    from arena.models import Bot, Match
+
+    settings.ARENA_ENQUEUE_MATCHES = "tests.arena.conftest.record_enqueue_matches"
+    logged_in(live_server, capsys, monkeypatch)
+    bot = Bot.objects.create(
+        owner=User.objects.get(username="ada"), name="mine", game="moonrollers"
+    )
+    old = bot.add_version(GOOD_BOT, "bot.py")
+    new = bot.add_version(GOOD_BOT.replace(b"[0]", b"[-1]"), "bot.py")
+    code, out, err = arena(
+        capsys, "challenge", str(new.pk), str(old.pk), "--elo1", "100", "--max-games", "40",
+        "--batch-pairs", "3", "--batches-in-flight", "1", "--json",
+    )  # fmt: skip
+    assert code == 0, err
+    made = json.loads(out)
+    assert (made["game"], made["elo0"], made["elo1"], made["max_games"]) == (
+        "moonrollers",
+        0,
+        100,
+        40,
+    )
+    assert (made["batch_pairs"], made["batches_in_flight"]) == (3, 1)
+    assert Match.objects.filter(challenge_id=made["id"]).count() == 6  # one batch of 3 pairs
+    code, _, err = arena(capsys, "challenge", str(new.pk), str(old.pk), "--batches-in-flight", "0")
+    assert code != 0 and "batches_in_flight must be 1-16" in one_line_error(err)
