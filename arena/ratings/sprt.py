@@ -6,6 +6,9 @@ each game the candidate scores 1 if it finished above the baseline, 1/2 level wi
 of those five pair scores are the pentanomial results (fishtest's LL, LD+DL, LW+DD+WL,
 DW+WD, WW). Pairing the games on one seed cancels most of the luck of the deal, and
 treating the pair as the unit keeps the test honest about the correlation it leaves.
+(A cooperative game's pair is a table of each version's team on one seed; it scores 1,
+1/2 or 0 as only the candidate's team, both or neither, or only the baseline's team
+succeeded: arena/services/challenges.py.)
 
 Hypotheses are in logistic Elo of the candidate over the baseline, H0: elo = elo0 and
 H1: elo = elo1, each turned into an expected pair score s = 1 / (1 + 10^(-elo/400)).

@@ -13,6 +13,11 @@ either stops (accepted, rejected, or inconclusive at max_games: the games still 
 failed, so no worker plays them) or queues batches until `batches_in_flight` are open
 again. A pair with a failed game (infrastructure or set-up, not a bot's fault) is left out
 of the counts; a bot's forfeit is a loss in the pair, as anywhere else.
+
+A cooperative game has no head to head: its pair is a table of the candidate in every
+seat and a table of the baseline in every seat, on one seed, and the pair scores 1 when
+only the candidate's team succeeded, 0 when only the baseline's did, ½ otherwise. The
+same GSPRT then tests whether the candidate's teams succeed more often.
 """
 
 from __future__ import annotations
@@ -96,12 +101,6 @@ def create_challenge(
         spec = engine.get_game(game)
     except engine.UnknownGame as exc:
         raise InvalidInput(str(exc), field="game") from None
-    if spec.cooperative:
-        raise InvalidInput(
-            f"{game} is cooperative: its seats do not compete, so versions cannot be "
-            "compared head to head",
-            field="game",
-        )
     chosen = _version(candidate, "candidate")
     base = _version(baseline, "baseline")
     if chosen.pk == base.pk:
@@ -122,9 +121,16 @@ def create_challenge(
         spec.check_players(players)
     except engine.InvalidSetup as exc:
         raise InvalidInput(str(exc), field="players") from None
-    if players < 2:
+    if spec.cooperative:
+        if opponents:
+            raise InvalidInput(
+                f"{game} is cooperative: a challenge seats a whole team of the candidate "
+                "against a whole team of the baseline, with no opponents",
+                field="opponents",
+            )
+    elif players < 2:
         raise InvalidInput("a challenge needs at least two seats", field="players")
-    if len(opponents) != players - 2:
+    elif len(opponents) != players - 2:
         raise InvalidInput(
             f"{players} players need {players - 2} opponent version(s) for the other seats",
             field="opponents",
@@ -216,8 +222,12 @@ def _schedule_batch(
     seatings = []
     for pair in range(scheduled_pairs, scheduled_pairs + pairs):
         seed = random.Random(f"moon-arena:challenge:{challenge.pk}:{pair}").getrandbits(62)
-        seatings.append((pair, seed, [candidate, baseline, *opponents]))
-        seatings.append((pair, seed, [baseline, candidate, *opponents]))
+        if spec.cooperative:  # the candidate's team, then the baseline's, on one seed
+            seatings.append((pair, seed, [candidate] * challenge.players))
+            seatings.append((pair, seed, [baseline] * challenge.players))
+        else:
+            seatings.append((pair, seed, [candidate, baseline, *opponents]))
+            seatings.append((pair, seed, [baseline, candidate, *opponents]))
     matches = Match.objects.bulk_create(
         Match(
             purpose=Match.Purpose.CHALLENGE,
@@ -250,16 +260,42 @@ def _schedule_batch(
     return ids
 
 
+def _pair_index(challenge: Challenge, pair_games: list[dict[str, Any]], cooperative: bool) -> int:
+    """A finished pair's pentanomial cell. Head to head: from the candidate's score in each
+    game. Cooperative: 4 when only the candidate's team succeeded, 0 when only the
+    baseline's did, 2 when both or neither did."""
+    if cooperative:
+        succeeded = {g["team"]: g["success"] for g in pair_games}
+        return 2 + 2 * (succeeded[challenge.candidate_id] - succeeded[challenge.baseline_id])
+    scores = [
+        sprt.game_score(g["ranks"][challenge.candidate_id], g["ranks"][challenge.baseline_id])
+        for g in pair_games
+    ]
+    return sprt.pair_index(*scores)
+
+
 def pair_counts(challenge: Challenge) -> tuple[list[int], int]:
     """Pentanomial counts over the challenge's finished pairs, and the pairs left out."""
+    cooperative = engine.get_game(challenge.game).cooperative
     games: dict[int, list[Any]] = defaultdict(list)
     seats = MatchSeat.objects.filter(match__challenge=challenge).values_list(
-        "match__challenge_pair", "match_id", "match__status", "bot_version_id", "rank"
+        "match__challenge_pair",
+        "match_id",
+        "match__status",
+        "bot_version_id",
+        "rank",
+        "forfeit_reason",
+        "match__result__outcome",
     )
     by_match: dict[int, dict[str, Any]] = {}
-    for pair, match_id, status, version_id, rank in seats:
-        game = by_match.setdefault(match_id, {"pair": pair, "status": status, "ranks": {}})
+    for pair, match_id, status, version_id, rank, forfeit, outcome in seats:
+        game = by_match.setdefault(
+            match_id,
+            {"pair": pair, "status": status, "ranks": {}, "team": version_id, "success": True},
+        )
         game["ranks"][version_id] = rank
+        # A team succeeds when the game says so and none of its seats forfeited.
+        game["success"] = game["success"] and outcome == "success" and not forfeit
     for game in by_match.values():
         games[game["pair"]].append(game)
     counts = [0, 0, 0, 0, 0]
@@ -269,11 +305,7 @@ def pair_counts(challenge: Challenge) -> tuple[list[int], int]:
             if all(g["status"] in (Match.Status.FINISHED, Match.Status.FAILED) for g in pair_games):
                 discarded += 1
             continue
-        scores = [
-            sprt.game_score(g["ranks"][challenge.candidate_id], g["ranks"][challenge.baseline_id])
-            for g in pair_games
-        ]
-        counts[sprt.pair_index(*scores)] += 1
+        counts[_pair_index(challenge, pair_games, cooperative)] += 1
     return counts, discarded
 
 

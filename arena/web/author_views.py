@@ -18,7 +18,6 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-import engine
 from arena.accounts import is_organiser
 from arena.errors import ArenaError, NotFound
 from arena.models import Bot, BotVersion, Challenge, Match, MatchSeat
@@ -230,8 +229,6 @@ def login_token_revoke(request: HttpRequest) -> HttpResponse:
 def challenge_new(request: HttpRequest, pk: int) -> HttpResponse:
     """Start a challenge of one of this bot's versions against another version."""
     bot = get_object_or_404(Bot, pk=pk)
-    if engine.get_game(bot.game).cooperative:
-        raise Http404(f"{bot.game} is cooperative: its bots are not compared head to head")
     form = ChallengeForm(bot, request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -244,6 +241,7 @@ def challenge_new(request: HttpRequest, pk: int) -> HttpResponse:
                 elo0=data["elo0"],
                 elo1=data["elo1"],
                 max_games=data["max_games"],
+                players=data.get("players", 2),
             )
         except ArenaError as exc:
             _show_error(form, exc)

@@ -82,8 +82,8 @@ class TokenForm(forms.Form):
 
 
 class ChallengeForm(forms.Form):
-    """Version against version, two seats: the API takes the rarer settings (players, opponents,
-    options, limits)."""
+    """Version against version, two seats (a cooperative game: a team of each, of the size
+    asked): the API takes the rarer settings (players, opponents, options, limits)."""
 
     candidate = forms.TypedChoiceField(coerce=int, help_text="a ready version of this bot")
     baseline = forms.TypedChoiceField(
@@ -109,6 +109,15 @@ class ChallengeForm(forms.Form):
         ]
         if len(own) > 1:
             self.fields["baseline"].initial = own[1][0]
+        spec = engine.get_game(bot.game)
+        if spec.cooperative:
+            self.fields["players"] = forms.IntegerField(
+                initial=max(spec.min_players, min(3, spec.max_players)),
+                min_value=spec.min_players,
+                max_value=spec.max_players,
+                label="Team size",
+                help_text="seats of each table: the candidate's team, then the baseline's",
+            )
 
     def has_candidates(self) -> bool:
         return bool(self.fields["candidate"].choices)

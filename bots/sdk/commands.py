@@ -403,7 +403,7 @@ def command_challenge(args: argparse.Namespace) -> int:
     game = args.game or _game_of_version(client, args.candidate)
     data.update({"game": game, "max_games": args.max_games})
     # The arena's defaults apply to what is not given.
-    for field in ("elo0", "elo1", "batch_pairs", "batches_in_flight"):
+    for field in ("players", "elo0", "elo1", "batch_pairs", "batches_in_flight"):
         if getattr(args, field) is not None:
             data[field] = getattr(args, field)
     challenge = client.create_challenge(data)
@@ -517,6 +517,9 @@ def add_commands(sub: Any) -> None:
     challenge.add_argument("baseline", type=int, help="version id of the baseline")
     challenge.add_argument("--game")
     challenge.add_argument("--max-games", type=int, default=2000)
+    challenge.add_argument(
+        "--players", type=int, help="seats a game (default 2); a cooperative game's team size"
+    )
     challenge.add_argument("--elo0", type=float, help="not better than this (default 0)")
     challenge.add_argument("--elo1", type=float, help="better by this much (default 5)")
     challenge.add_argument("--batch-pairs", type=int, help="pairs of games a batch (default 8)")

@@ -2,8 +2,8 @@
 arena itself.
 
     python manage.py search_strength [--games moonrollers moon_bots ...] [--budgets 0.5]
-        [--players 2 3 4] [--max-games 80] [--elo1 50] [--tables 60] [--workers 2]
-        [--minutes 60] [--json] [--keep]
+        [--players 2 3 4] [--max-games 80] [--elo1 50] [--tables 1000] [--team-elo1 17]
+        [--workers 2] [--minutes 60] [--json] [--keep]
     python manage.py search_strength --limits-matches 200 [--limits-move-seconds 1]
 
 For each competitive game, player count and move budget it starts a real challenge
@@ -12,9 +12,11 @@ For each competitive game, player count and move budget it starts a real challen
 limits whose `move_seconds` is twice the budget (a search bot thinks half its move limit).
 The challenge's sequential test says whether the search is stronger (its verdict); the
 report adds the candidate's score share and mean rank against the baseline's, each from
-the challenge's recorded games. A cooperative game (Moon Adventure) has no challenges: the
-command plays `--tables` tables of search bots only and as many of heuristics only, as a
-tournament, and compares the teams' success rates with 95% (Wilson) intervals.
+the challenge's recorded games. A cooperative game (Moon Adventure) gets a team challenge:
+each pair is a table of search bots only and one of heuristics only on one seed, at most
+`--tables` of each, tested at `--team-elo1` (17 Elo: a success rate higher by 0.05);
+the report adds each team's success rate with its 95% (Wilson) interval and whether the
+intervals are apart.
 
 With `--limits-matches N` it checks limits instead: each game's search bot plays N
 matches of a round robin with the heuristic and the random bot (cooperative: the three at
@@ -88,10 +90,15 @@ def _bench_bot(owner: User, game: str, reference: str, label: str, args: Any) ->
 
 
 def start_challenge(owner: User, game: str, players: int, budget: float, args: Any) -> Challenge:
+    cooperative = engine.get_game(game).cooperative
     search = _bench_bot(owner, game, "search", "bench-search", args)
     heuristic = _bench_bot(owner, game, "heuristic", "bench-heuristic", args)
     # A bot of its own for each other seat: a challenge's opponents are distinct versions.
-    others = [_bench_bot(owner, game, "heuristic", "bench-other", args) for _ in range(players - 2)]
+    # (A cooperative challenge has none: each table is one version's team.)
+    others = [
+        _bench_bot(owner, game, "heuristic", "bench-other", args)
+        for _ in range(0 if cooperative else players - 2)
+    ]
     return create_challenge(
         owner,
         game=game,
@@ -100,32 +107,12 @@ def start_challenge(owner: User, game: str, players: int, budget: float, args: A
         players=players,
         opponents=[version.pk for version in others],
         elo0=0.0,
-        elo1=args.elo1,
-        max_games=args.max_games,
+        elo1=args.team_elo1 if cooperative else args.elo1,
+        max_games=2 * args.tables if cooperative else args.max_games,
         batch_pairs=args.batch_pairs,
         batches_in_flight=args.batches_in_flight or args.workers,
         limits=limits_for(budget),
     )
-
-
-def start_team_tables(owner: User, game: str, players: int, budget: float, args: Any) -> dict:
-    """Two tournaments of one table each, played `--tables` times: search bots only, and
-    heuristics only."""
-    made = {}
-    for reference in ("search", "heuristic"):
-        bots = [
-            _bench_bot(owner, game, reference, f"bench-{reference}", args) for _ in range(players)
-        ]
-        made[reference] = create_tournament(
-            owner,
-            name=f"strength bench {reference} {uuid.uuid4().hex[:6]}",
-            game=game,
-            bots=[version.bot_id for version in bots],
-            players_per_match=players,
-            games_per_pairing=args.tables,
-            limits=limits_for(budget),
-        )
-    return made
 
 
 def start_limits_tournament(owner: User, game: str, args: Any) -> Tournament:
@@ -211,31 +198,49 @@ def _mean(seats: Any) -> float | None:
     return None if value is None else round(float(value), 3)
 
 
-def team_row(game: str, players: int, budget: float, made: dict) -> dict[str, Any]:
-    row: dict[str, Any] = {"game": game, "players": players, "budget_seconds": budget}
-    for reference, tournament in made.items():
-        matches = Match.objects.filter(tournament=tournament, status=Match.Status.FINISHED)
-        games = matches.count()
+def team_row(challenge: Challenge, budget: float) -> dict[str, Any]:
+    """A team challenge: each version's tables, successes and Wilson interval, the verdict
+    of the intervals and the sequential test's."""
+    challenge.refresh_from_db()
+    shown = describe(challenge)
+    finished = Match.objects.filter(challenge=challenge, status=Match.Status.FINISHED)
+    row: dict[str, Any] = {
+        "game": challenge.game,
+        "players": challenge.players,
+        "budget_seconds": budget,
+        "move_seconds": challenge.limits.get("move_seconds"),
+    }
+    for name, version in (("search", challenge.candidate), ("heuristic", challenge.baseline)):
+        tables = finished.filter(seats__seat=0, seats__bot_version=version)
+        forfeited = set(
+            MatchSeat.objects.filter(match__in=tables)
+            .exclude(forfeit_reason="")
+            .values_list("match_id", flat=True)
+        )
+        games = tables.count()
         successes = sum(
-            1 for result in matches.values_list("result", flat=True) if _succeeded(result)
+            1
+            for match_id, result in tables.values_list("id", "result")
+            if _succeeded(result) and match_id not in forfeited
         )
         low, high = wilson(successes, games)
-        forfeits = MatchSeat.objects.filter(match__in=matches).exclude(forfeit_reason="").count()
-        row[reference] = {
+        row[name] = {
             "tables": games,
             "successes": successes,
             "rate": round(successes / games, 3) if games else None,
             "low": round(low, 3),
             "high": round(high, 3),
-            "forfeits": forfeits,
+            "forfeits": len(forfeited),
         }
     search, heuristic = row["search"], row["heuristic"]
     if search["low"] > heuristic["high"]:
-        row["verdict"] = "search above"
+        row["intervals"] = "search above"
     elif search["high"] < heuristic["low"]:
-        row["verdict"] = "search below"
+        row["intervals"] = "search below"
     else:
-        row["verdict"] = "not separated"
+        row["intervals"] = "not separated"
+    row.update(elo=shown["elo"], llr=shown["llr"], pair_counts=shown["pair_counts"])
+    row["verdict"] = challenge.status
     return row
 
 
@@ -312,7 +317,7 @@ def measure(args: Any, log_dir: Path, say: Any) -> dict[str, Any]:
     # code assigns for itself as no operator's, and an operator does set ARENA_QUEUE.)
     os.environ.update({"ARENA_QUEUE": queue})
     challenges: list[tuple[Challenge, float]] = []
-    teams: list[tuple[str, int, float, dict]] = []
+    teams: list[tuple[Challenge, float]] = []
     limited: list[tuple[str, Tournament]] = []
     for game in args.games:
         if args.limits_matches:
@@ -322,22 +327,18 @@ def measure(args: Any, log_dir: Path, say: Any) -> dict[str, Any]:
         counts = [n for n in args.players if spec.min_players <= n <= spec.max_players]
         for players in counts:
             for budget in args.budgets:
-                if spec.cooperative:
-                    made = start_team_tables(owner, game, players, budget, args)
-                    teams.append((game, players, budget, made))
-                else:
-                    challenges.append((start_challenge(owner, game, players, budget, args), budget))
+                started_one = (start_challenge(owner, game, players, budget, args), budget)
+                (teams if spec.cooperative else challenges).append(started_one)
     workers = Workers(args.workers, queue, log_dir)
     started = time.monotonic()
     ended = "time cap"
     try:
         with StopRequest() as stop:
             while time.monotonic() - started < args.minutes * 60 and not stop.asked:
-                running = [c for c, _ in challenges if _running(c)]
-                tournaments = [t for *_, made in teams for t in made.values()]
-                unfinished = Match.objects.filter(
-                    tournament__in=tournaments + [t for _, t in limited]
-                ).exclude(status__in=[Match.Status.FINISHED, Match.Status.FAILED])
+                running = [c for c, _ in challenges + teams if _running(c)]
+                unfinished = Match.objects.filter(tournament__in=[t for _, t in limited]).exclude(
+                    status__in=[Match.Status.FINISHED, Match.Status.FAILED]
+                )
                 if not running and not unfinished.exists():
                     ended = "done"
                     break
@@ -348,7 +349,7 @@ def measure(args: Any, log_dir: Path, say: Any) -> dict[str, Any]:
             if stop.asked:
                 ended = "stopped on request"
                 say("stopping: what has been played is reported, the rest cancelled")
-        for challenge, _ in challenges:
+        for challenge, _ in challenges + teams:
             if _running(challenge):
                 cancel_challenge(challenge, owner)
     finally:
@@ -358,14 +359,14 @@ def measure(args: Any, log_dir: Path, say: Any) -> dict[str, Any]:
         "ended": ended,
         "load_average": [round(value, 2) for value in os.getloadavg()],
         "challenges": [challenge_row(c, budget) for c, budget in challenges],
-        "teams": [team_row(*team) for team in teams],
+        "teams": [team_row(challenge, budget) for challenge, budget in teams],
         "limits": [limits_row(game, tournament) for game, tournament in limited],
     }
     if not args.keep:
         _delete(
             args.created,
-            [c for c, _ in challenges],
-            [t for *_, made in teams for t in made.values()] + [t for _, t in limited],
+            [c for c, _ in challenges + teams],
+            [t for _, t in limited],
         )
     return report
 
@@ -400,7 +401,15 @@ class Command(BaseCommand):
             help="a challenge's batches queued at a time (default: --workers, one each)",
         )
         parser.add_argument("--elo1", type=float, default=50.0)
-        parser.add_argument("--tables", type=int, default=60, help="per team (cooperative)")
+        parser.add_argument(
+            "--tables", type=int, default=1000, help="most tables a team (cooperative)"
+        )
+        parser.add_argument(
+            "--team-elo1",
+            type=float,
+            default=17.0,
+            help="a team challenge's elo1 (cooperative; 17: a success rate higher by 0.05)",
+        )
         parser.add_argument("--workers", type=int, default=2)
         parser.add_argument("--minutes", type=float, default=60.0)
         parser.add_argument("--poll", type=float, default=10.0)
@@ -456,6 +465,11 @@ class Command(BaseCommand):
                 f"{row['scheduled']} matches at {row['move_seconds']} s a move "
                 f"({row['failed']} failed); forfeits: {row['forfeits'] or 'none'}"
             )
+        if report["teams"]:
+            out(
+                "| game | players | budget (s) | success rate [95%] | intervals | Elo [95%] | LLR | verdict |"
+            )
+            out("|---|---|---|---|---|---|---|---|")
         for row in report["teams"]:
             cells = []
             for name in ("search", "heuristic"):
@@ -464,7 +478,10 @@ class Command(BaseCommand):
                     f"{name} {team['successes']}/{team['tables']} = {team['rate']} "
                     f"[{team['low']}, {team['high']}]"
                 )
+            elo = row["elo"] or {}
             out(
                 f"| {row['game']} | {row['players']} | {row['budget_seconds']} "
-                f"| {' vs '.join(cells)} | {row['verdict']} |"
+                f"| {' vs '.join(cells)} | {row['intervals']} "
+                f"| {elo.get('elo')} [{elo.get('low')}, {elo.get('high')}] | {row['llr']} "
+                f"| {row['verdict']} |"
             )

@@ -82,7 +82,6 @@ def test_an_owner_starts_a_challenge_whose_first_batches_are_seed_paired_with_se
         ({"beta": -0.1}, "beta"),
         ({"players": 3}, "opponents"),  # the third seat needs an opponent
         ({"baseline": 999999}, "baseline"),
-        ({"game": "crew", "candidate": "crew"}, "game"),  # cooperative
         ({"max_games": 3}, "max_games"),
         ({"batches_in_flight": 0}, "batches_in_flight"),
         ({"batches_in_flight": 17}, "batches_in_flight"),
@@ -358,3 +357,85 @@ def test_max_games_with_batches_in_flight_waits_for_the_last_open_batch(
     challenge = Challenge.objects.get(pk=challenge_id)
     assert challenge.status == "inconclusive" and challenge.counts == [0, 0, 4, 0, 0]
     assert challenge.finished_at is not None
+
+
+@pytest.fixture
+def crews(make_bot, author_user):
+    """ada's crew bot: version 1 says 1 (a team of three sums to an odd number: failure),
+    version 2 says 2 (even: success)."""
+    team = make_bot(author_user, "squad", game="crew", source=b"def act(o, legal):\n    return 1\n")
+    odd = team.latest_version()
+    even = team.add_version(b"def act(o, legal):\n    return 2\n", "bot.py")
+    return {"odd": odd, "even": even}
+
+
+def test_a_cooperative_challenge_seats_a_whole_team_of_each_version(author, crews, run_on_commit):
+    reply = ask(
+        author, run_on_commit, game="crew", candidate=crews["even"].pk,
+        baseline=crews["odd"].pk, players=3, batch_pairs=2, batches_in_flight=1,
+    )  # fmt: skip
+    assert reply.status_code == 201, reply.content
+    matches = list(Match.objects.filter(challenge_id=reply.json()["id"]).order_by("id"))
+    assert len(matches) == 4
+    teams = [
+        list(m.seats.order_by("seat").values_list("bot_version_id", flat=True)) for m in matches
+    ]
+    assert teams[0] == [crews["even"].pk] * 3 and teams[1] == [crews["odd"].pk] * 3
+    assert matches[0].seed == matches[1].seed != matches[2].seed == matches[3].seed
+    # Opponents make no sense when the whole table is one team.
+    refused = ask(
+        author, run_on_commit, game="crew", candidate=crews["even"].pk,
+        baseline=crews["odd"].pk, players=3, opponents=[crews["odd"].pk],
+    )  # fmt: skip
+    assert refused.status_code == 400 and "whole team" in refused.json()["opponents"][0]
+
+
+def _record_crew_pair(challenge_id: int, pair: int, successes: dict[int, bool]) -> None:
+    """Record both tables of a pair: each team succeeds or fails as `successes` says."""
+    for match in Match.objects.filter(challenge_id=challenge_id, challenge_pair=pair):
+        team = match.seats.get(seat=0).bot_version_id
+        said = 2 if successes[team] else 1
+        result = {
+            "ranks": [1, 1, 1],
+            "scores": [3 * said] * 3,
+            "outcome": "success" if successes[team] else "failure",
+            "team_score": 3 * said,
+        }
+        record_result(match.pk, None, outcome([1, 1, 1], [3 * said] * 3, result=result))
+
+
+def test_cooperative_pairs_score_which_team_alone_succeeded(author, crews, run_on_commit):
+    even, odd = crews["even"].pk, crews["odd"].pk
+    made = ask(
+        author, run_on_commit, game="crew", candidate=even, baseline=odd, players=3,
+        batch_pairs=4, batches_in_flight=1, elo0=0, elo1=200,
+    ).json()  # fmt: skip
+    # Only the candidate's team, only the baseline's, both, neither.
+    for pair, successes in enumerate(
+        [{even: True, odd: False}, {even: False, odd: True}, {even: True, odd: True},
+         {even: False, odd: False}]
+    ):  # fmt: skip
+        run_on_commit(_record_crew_pair, made["id"], pair, successes)
+    challenge = Challenge.objects.get(pk=made["id"])
+    assert challenge.counts == [1, 0, 2, 0, 1] and challenge.batches == 1
+    # A team with a forfeiting seat did not succeed, whatever the game's outcome says.
+    match = Match.objects.filter(challenge_id=made["id"], challenge_pair=4).order_by("id")[0]
+    result = {"ranks": [1, 1, 1], "scores": [6] * 3, "outcome": "success", "team_score": 6}
+    run_on_commit(
+        record_result, match.pk, None,
+        outcome([1, 1, 1], [6] * 3, forfeits={1: "timeout"}, result=result),
+    )  # fmt: skip
+    other = Match.objects.filter(challenge_id=made["id"], challenge_pair=4).order_by("id")[1]
+    run_on_commit(record_result, other.pk, None, outcome([1, 1, 1], [3] * 3, result={
+        "ranks": [1, 1, 1], "scores": [3] * 3, "outcome": "failure", "team_score": 3}))  # fmt: skip
+    from arena.services.challenges import pair_counts
+
+    assert pair_counts(Challenge.objects.get(pk=made["id"]))[0] == [1, 0, 3, 0, 1]
+    # The candidate's teams keep succeeding alone: accepted.
+    for pair in range(5, 8):
+        run_on_commit(_record_crew_pair, made["id"], pair, {even: True, odd: False})
+    while Challenge.objects.get(pk=made["id"]).status == "running":
+        pairs = Match.objects.filter(challenge_id=made["id"], status=Match.Status.QUEUED)
+        for pair in sorted(set(pairs.values_list("challenge_pair", flat=True))):
+            run_on_commit(_record_crew_pair, made["id"], pair, {even: True, odd: False})
+    assert Challenge.objects.get(pk=made["id"]).status == "accepted"

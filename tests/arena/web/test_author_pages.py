@@ -274,8 +274,30 @@ def test_a_stranger_cannot_challenge_with_versions_that_are_not_theirs():
     )  # fmt: skip
     assert page.status_code == 200 and "only an owner" in page.content.decode()
     assert not Challenge.objects.exists()
-    cooperative = ready_bot(ada, "crew", game="moon_adventure")
-    assert bob_client.get(f"/bots/{cooperative.pk}/challenge/").status_code == 404
+
+
+def test_a_cooperative_challenge_from_the_bot_page_asks_for_the_team_size():
+    ada, client = user_client("ada")
+    crew = ready_bot(ada, "crew", game="moon_adventure")
+    second = crew.add_version(SOURCE, "bot.py")
+    assert f'href="/bots/{crew.pk}/challenge/"' in client.get(f"/bots/{crew.pk}/").content.decode()
+    form = client.get(f"/bots/{crew.pk}/challenge/").content.decode()
+    assert "Team size" in form and "a table of the candidate" in form
+    too_many = client.post(
+        f"/bots/{crew.pk}/challenge/",
+        {"candidate": second.pk, "baseline": crew.versions.get(number=1).pk, "elo0": 0,
+         "elo1": 20, "max_games": 20, "players": 9},
+    )  # fmt: skip
+    assert too_many.status_code == 200 and not Challenge.objects.exists()
+    client.post(
+        f"/bots/{crew.pk}/challenge/",
+        {"candidate": second.pk, "baseline": crew.versions.get(number=1).pk, "elo0": 0,
+         "elo1": 20, "max_games": 20, "players": 3},
+    )  # fmt: skip
+    challenge = Challenge.objects.get()
+    assert challenge.players == 3 and challenge.game == "moon_adventure"
+    first = Match.objects.filter(challenge=challenge).order_by("id")[0]
+    assert list(first.seats.values_list("bot_version_id", flat=True)) == [second.pk] * 3
 
 
 def test_my_bots_lists_versions_with_their_matches_and_the_paused_ladder():
