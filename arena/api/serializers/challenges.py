@@ -20,13 +20,20 @@ class ChallengeCreateSerializer(serializers.Serializer):
     game = CheckedCharField(max_length=64, rule=registered_games)
     candidate = serializers.IntegerField(min_value=1, help_text="bot version id")
     baseline = serializers.IntegerField(min_value=1, help_text="bot version id")
-    players = serializers.IntegerField(required=False, default=2, min_value=2, max_value=16)
+    players = serializers.IntegerField(
+        required=False,
+        default=2,
+        min_value=2,
+        max_value=16,
+        help_text="seats a game; in a cooperative game, the size of each version's team",
+    )
     opponents = serializers.ListField(
         child=serializers.IntegerField(min_value=1),
         required=False,
         default=list,
         max_length=16,
-        help_text="version ids for the other seats when players > 2 (the same in both games)",
+        help_text="version ids for the other seats when players > 2 (the same in both games); "
+        "none in a cooperative game",
     )
     elo0 = serializers.FloatField(required=False, default=0.0)
     elo1 = serializers.FloatField(required=False, default=5.0)
