@@ -18,6 +18,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+import engine
 from arena.accounts import is_organiser
 from arena.errors import ArenaError, NotFound
 from arena.models import Bot, BotVersion, Challenge, Match, MatchSeat
@@ -271,6 +272,7 @@ def challenge_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "verdicts": verdicts,
         "verdict": verdicts.get(challenge.status, ""),
         "state": challenge_service.describe(challenge),
+        "cooperative": engine.get_game(challenge.game).cooperative,
         "may_cancel": may_cancel,
         "matches": Match.objects.filter(challenge=challenge)
         .defer("record")
@@ -283,11 +285,24 @@ def _verdicts(challenge: Challenge) -> dict[str, str]:
     """What each status means for this challenge, in words (challenge.js reads them too)."""
     candidate = f"{challenge.candidate.bot.name} v{challenge.candidate.number}"
     baseline = f"{challenge.baseline.bot.name} v{challenge.baseline.number}"
+    if engine.get_game(challenge.game).cooperative:
+        accepted = (
+            f"teams of {candidate} succeed more often than teams of {baseline}: by at least "
+            f"{challenge.elo1:g} Elo on the pair scores."
+        )
+        rejected = (
+            f"teams of {candidate} do not succeed more often than teams of {baseline} by "
+            f"more than {challenge.elo0:g} Elo on the pair scores."
+        )
+    else:
+        accepted = f"{candidate} is stronger than {baseline} by at least {challenge.elo1:g} Elo."
+        rejected = (
+            f"{candidate} is not stronger than {baseline} by more than {challenge.elo0:g} Elo."
+        )
     return {
         "running": "pairs of games are being played; this line updates by itself.",
-        "accepted": f"{candidate} is stronger than {baseline} by at least {challenge.elo1:g} Elo.",
-        "rejected": f"{candidate} is not stronger than {baseline} by more than "
-        f"{challenge.elo0:g} Elo.",
+        "accepted": accepted,
+        "rejected": rejected,
         "inconclusive": f"no verdict within {challenge.max_games} games.",
         "cancelled": "stopped before a verdict.",
     }

@@ -298,6 +298,12 @@ def test_a_cooperative_challenge_from_the_bot_page_asks_for_the_team_size():
     assert challenge.players == 3 and challenge.game == "moon_adventure"
     first = Match.objects.filter(challenge=challenge).order_by("id")[0]
     assert list(first.seats.values_list("bot_version_id", flat=True)) == [second.pk] * 3
+    shown = client.get(f"/challenges/{challenge.pk}/").content.decode()
+    assert "teams of 3: each pair is a table of each version" in shown
+    challenge.status = Challenge.Status.ACCEPTED
+    challenge.save(update_fields=["status"])
+    shown = client.get(f"/challenges/{challenge.pk}/").content.decode()
+    assert "teams of crew v2 succeed more often than teams of crew v1" in shown
 
 
 def test_my_bots_lists_versions_with_their_matches_and_the_paused_ladder():
