@@ -274,10 +274,10 @@ def _pair_index(challenge: Challenge, pair_games: list[dict[str, Any]], cooperat
     return sprt.pair_index(*scores)
 
 
-def pair_counts(challenge: Challenge) -> tuple[list[int], int]:
-    """Pentanomial counts over the challenge's finished pairs, and the pairs left out."""
-    cooperative = engine.get_game(challenge.game).cooperative
-    games: dict[int, list[Any]] = defaultdict(list)
+def challenge_games(challenge: Challenge) -> list[dict[str, Any]]:
+    """Each of the challenge's games: its pair, status, each version's rank, its seats'
+    forfeits, the version in seat 0 (`team`: a cooperative game's whole table) and whether
+    that team succeeded."""
     seats = MatchSeat.objects.filter(match__challenge=challenge).values_list(
         "match__challenge_pair",
         "match_id",
@@ -294,9 +294,17 @@ def pair_counts(challenge: Challenge) -> tuple[list[int], int]:
             {"pair": pair, "status": status, "ranks": {}, "team": version_id, "success": True},
         )
         game["ranks"][version_id] = rank
+        game["forfeits"] = game.get("forfeits", 0) + bool(forfeit)
         # A team succeeds when the game says so and none of its seats forfeited.
         game["success"] = game["success"] and outcome == "success" and not forfeit
-    for game in by_match.values():
+    return list(by_match.values())
+
+
+def pair_counts(challenge: Challenge) -> tuple[list[int], int]:
+    """Pentanomial counts over the challenge's finished pairs, and the pairs left out."""
+    cooperative = engine.get_game(challenge.game).cooperative
+    games: dict[int, list[Any]] = defaultdict(list)
+    for game in challenge_games(challenge):
         games[game["pair"]].append(game)
     counts = [0, 0, 0, 0, 0]
     discarded = 0

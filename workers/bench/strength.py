@@ -49,7 +49,12 @@ from django.db.models import Avg
 
 import engine
 from arena.models import Bot, BotVersion, Challenge, Match, MatchSeat, Tournament
-from arena.services.challenges import cancel_challenge, create_challenge, describe
+from arena.services.challenges import (
+    cancel_challenge,
+    challenge_games,
+    create_challenge,
+    describe,
+)
 from arena.services.tournaments import create_tournament
 from bots.reference import builtin_path
 
@@ -203,7 +208,7 @@ def team_row(challenge: Challenge, budget: float) -> dict[str, Any]:
     of the intervals and the sequential test's."""
     challenge.refresh_from_db()
     shown = describe(challenge)
-    finished = Match.objects.filter(challenge=challenge, status=Match.Status.FINISHED)
+    finished = [g for g in challenge_games(challenge) if g["status"] == Match.Status.FINISHED]
     row: dict[str, Any] = {
         "game": challenge.game,
         "players": challenge.players,
@@ -211,26 +216,16 @@ def team_row(challenge: Challenge, budget: float) -> dict[str, Any]:
         "move_seconds": challenge.limits.get("move_seconds"),
     }
     for name, version in (("search", challenge.candidate), ("heuristic", challenge.baseline)):
-        tables = finished.filter(seats__seat=0, seats__bot_version=version)
-        forfeited = set(
-            MatchSeat.objects.filter(match__in=tables)
-            .exclude(forfeit_reason="")
-            .values_list("match_id", flat=True)
-        )
-        games = tables.count()
-        successes = sum(
-            1
-            for match_id, result in tables.values_list("id", "result")
-            if _succeeded(result) and match_id not in forfeited
-        )
-        low, high = wilson(successes, games)
+        tables = [g for g in finished if g["team"] == version.pk]
+        successes = sum(g["success"] for g in tables)
+        low, high = wilson(successes, len(tables))
         row[name] = {
-            "tables": games,
+            "tables": len(tables),
             "successes": successes,
-            "rate": round(successes / games, 3) if games else None,
+            "rate": round(successes / len(tables), 3) if tables else None,
             "low": round(low, 3),
             "high": round(high, 3),
-            "forfeits": len(forfeited),
+            "forfeits": sum(g["forfeits"] > 0 for g in tables),
         }
     search, heuristic = row["search"], row["heuristic"]
     if search["low"] > heuristic["high"]:
@@ -242,10 +237,6 @@ def team_row(challenge: Challenge, budget: float) -> dict[str, Any]:
     row.update(elo=shown["elo"], llr=shown["llr"], pair_counts=shown["pair_counts"])
     row["verdict"] = challenge.status
     return row
-
-
-def _succeeded(result: Any) -> bool:
-    return isinstance(result, dict) and result.get("outcome") == "success"
 
 
 class StopRequest:
