@@ -178,7 +178,7 @@ def create_challenge(
             created_by=user if getattr(user, "is_authenticated", False) else None,
         )
         challenge.opponents.set(others)
-        _fill_flight(challenge, others, open_batches=0, enqueue=enqueue)
+        _fill_flight(challenge, others, open_batches=0, scheduled=0, enqueue=enqueue)
     return challenge
 
 
@@ -187,12 +187,13 @@ def _fill_flight(
     opponents: list[BotVersion],
     *,
     open_batches: int,
+    scheduled: int,
     enqueue: Callable[..., object],
 ) -> None:
-    """Queue batches until `batches_in_flight` are open or max_games are scheduled."""
-    scheduled = Match.objects.filter(challenge=challenge).count()
+    """Queue batches until `batches_in_flight` are open or max_games are scheduled
+    (`scheduled`: the games the challenge has so far)."""
     while open_batches < challenge.batches_in_flight and scheduled < challenge.max_games:
-        scheduled += len(_schedule_batch(challenge, opponents, enqueue))
+        scheduled += len(_schedule_batch(challenge, opponents, scheduled // 2, enqueue))
         open_batches += 1
 
 
@@ -212,11 +213,14 @@ def _batch_progress(challenge: Challenge) -> tuple[int, int, int]:
 
 
 def _schedule_batch(
-    challenge: Challenge, opponents: list[BotVersion], enqueue: Callable[..., object]
+    challenge: Challenge,
+    opponents: list[BotVersion],
+    scheduled_pairs: int,
+    enqueue: Callable[..., object],
 ) -> list[int]:
-    """Create the next batch's pairs of matches and enqueue them after commit."""
+    """Create the next batch's pairs of matches (after the `scheduled_pairs` made so far) and
+    enqueue them after commit."""
     spec = engine.get_game(challenge.game)
-    scheduled_pairs = Match.objects.filter(challenge=challenge).count() // 2
     pairs = min(challenge.batch_pairs, challenge.max_games // 2 - scheduled_pairs)
     candidate, baseline = challenge.candidate, challenge.baseline
     seatings = []
@@ -351,6 +355,7 @@ def advance(challenge_id: int) -> str | None:
             challenge,
             list(challenge.opponents.order_by("id")),
             open_batches=open_batches,
+            scheduled=scheduled,
             enqueue=load_enqueue_sets(),
         )
     if not challenge.is_running():
