@@ -33,15 +33,17 @@ import random
 import statistics
 import sys
 import time
-from collections import Counter
-from functools import cache
-from math import comb
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine  # noqa: E402
 from bots.reference import moon_adventure_heuristic as heuristic  # noqa: E402
+from bots.reference.moon_adventure_search import (  # noqa: E402
+    mission_score,
+    play_mission,
+    undamaged_chance,
+)
 from bots.sdk.worlds import world_from_observation  # noqa: E402
 from engine.games.moon_adventure.data import RULES  # noqa: E402
 
@@ -51,27 +53,6 @@ FIRST_SEED = 5000
 SAMPLE_SHARE = 0.5  # of the decisions of a kind met: spreads the points over games
 VISIBLE_DIFFERENCE = 0.02
 BUDGET_SECONDS = 0.5
-
-
-@cache
-def undamaged_chance(
-    held: tuple[int, ...], good_left: tuple[int, ...], unseen: tuple[int, ...], need: int
-) -> float:
-    """P(at least `need` undamaged among `held` face-down chips per area), each area's held
-    chips a uniform draw from its `unseen` chips, `good_left` of them undamaged."""
-    dist = [1.0]
-    for count, good, total in zip(held, good_left, unseen, strict=True):
-        count = min(count, total)
-        pmf = [
-            comb(good, k) * comb(total - good, count - k) / comb(total, count)
-            for k in range(count + 1)
-        ]
-        new = [0.0] * (len(dist) + count)
-        for i, a in enumerate(dist):
-            for k, b in enumerate(pmf):
-                new[i + k] += a * b
-        dist = new
-    return sum(p for k, p in enumerate(dist) if k >= need)
 
 
 def success_chance(held: tuple[int, ...], target: int) -> float:
@@ -87,28 +68,13 @@ def success_chance(held: tuple[int, ...], target: int) -> float:
 
 def expected_success(state) -> float:
     """A finished mission's score: 0 if someone ran out of oxygen, else the chance that the
-    chips brought home hold enough undamaged ones."""
-    seen = state.observation(0)
-    if not all(seen["returned"]):
-        return 0.0
-    held = Counter(
-        item["area"] for slots in seen["containers"] for item in slots if item and "area" in item
-    )
-    return success_chance(
-        tuple(held.get(area, 0) for area in RULES.areas), state.result()["target"]
-    )
+    chips brought home hold enough undamaged ones (the plan search's own score)."""
+    return mission_score(state)
 
 
 def play_out(world) -> float:
-    """The heuristic for every seat to the end of the mission."""
-    team = heuristic.Bot()  # its turn plans are kept per seat
-    while not world.is_terminal():
-        legal = world.legal_actions()
-        if len(legal) == 1:
-            world.apply(legal[0])
-            continue
-        choice = team.act(world.observation(world.to_move()), legal)
-        world.apply(choice if choice in legal else legal[0])
+    """The heuristic (its plan for the table's size) for every seat to the end of the mission."""
+    play_mission(world, None)
     return expected_success(world)
 
 

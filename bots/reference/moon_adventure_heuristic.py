@@ -77,7 +77,7 @@ POTENTIAL = 0.3  # supplies still to gather are worth less than supplies in hand
 
 
 class TeamPlan:
-    """How boldly the team plays, chosen per table size by measured successes (docs/benchmarks.md)."""
+    """How boldly the team plays, chosen per table size (scripts/team_plans.py measures both)."""
 
     def __init__(
         self,
@@ -101,8 +101,10 @@ class TeamPlan:
         self.twos_first = twos_first  # burn 2xO2 cards first, keep the 3xO2 cards for later
 
 
-# At 2-3 players the bold plan succeeds ~10x as often (3 players: 63/500 against 4/500);
-# at 4-5 players it strands crew members (mean team score 0.4-0.7 against 2.6-3.1).
+# At 2-3 players the bold plan succeeds ~10x as often (3 players: 63/500 against 4/500).
+# At 4-5 players it strands most crews: at 4 it succeeds 10 times in 400 missions where
+# steady never does, but brings everyone home 31 times against 193 (mean team score 1.3
+# against 3.2), so the reference plays steady there and the search bot weighs the two.
 BOLD = TeamPlan(
     far_slack=6,
     area5_bonus=0.7,
@@ -122,12 +124,18 @@ STEADY = TeamPlan(
     twos_first=False,
 )
 BOLD_UP_TO = 3  # players
+PLANS = {"bold": BOLD, "steady": STEADY}
+
+
+def plan_for(players):
+    """The heuristic's own plan for a table of this size."""
+    return BOLD if players <= BOLD_UP_TO else STEADY
 
 
 class View:
     """The observation, with the movement rules needed to plan."""
 
-    def __init__(self, obs):
+    def __init__(self, obs, plan=None):
         self.obs = obs
         self.me = obs["seat"]
         self.track = obs["track"]
@@ -144,7 +152,7 @@ class View:
         self.slots = obs["containers"][self.me]
         self.ap = obs["ap"]
         self.n = len(self.crew)
-        self.plan = BOLD if self.n <= BOLD_UP_TO else STEADY
+        self.plan = plan or plan_for(self.n)
         self._chance = None
 
     # ----- containers -------------------------------------------------------------
@@ -720,19 +728,20 @@ class Bot:
     """One per match: the runner makes one for each match of a set, and the matches of a
     set are interleaved in one process, so each keeps its own turn plan."""
 
-    def __init__(self):
+    def __init__(self, plan=None):
         self.turn_plan = {}
+        self.plan = plan  # a TeamPlan, or None for the plan of the table's size
 
     def act(self, observation, legal_actions):
         global _turn_plan
         _turn_plan = self.turn_plan
-        return act(observation, legal_actions)
+        return act(observation, legal_actions, self.plan)
 
 
-def act(observation, legal_actions):
+def act(observation, legal_actions, plan=None):
     if len(legal_actions) == 1:
         return legal_actions[0]
-    view = View(observation)
+    view = View(observation, plan)
     phase = observation["phase"]
     if phase == "choose_role":
         for role in ROLE_PREFERENCE:

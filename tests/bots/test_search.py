@@ -375,36 +375,93 @@ def test_decisions_left_to_the_guide_are_not_searched_but_remembered():
     assert len(bot.history) == 3
 
 
-def test_the_moon_adventure_search_plays_the_heuristic_but_where_oxygen_is_decided():
-    """Movement, gathering and building are the heuristic's turn plan, move for move;
-    only the oxygen decisions are searched (with the heuristic playing every seat in the
-    playouts, which must not disturb the plan the bot follows)."""
-    from bots.reference import moon_adventure_heuristic, moon_adventure_search
+def test_the_moon_adventure_search_picks_a_team_plan_each_turn_and_plays_it():
+    """The plan is searched once, at the first decision of each of the bot's turns; every
+    decision plays the chosen plan's heuristic move for move; the plan chosen is the one
+    whose simulated missions scored best (the heuristic's own on a tie); a fixed number of
+    worlds with one seed chooses the same plans every time."""
+    from bots.reference import moon_adventure_heuristic as heuristic
+    from bots.reference import moon_adventure_search
 
-    state = engine.get_game("moon_adventure").new_state(3, 11)
-    bot = moon_adventure_search.Bot()
-    bot.setup({"seat": 0, "seed": 11, "options": {}})
-    bot.playouts = 4
-    mirror = moon_adventure_heuristic.Bot()
-    others = {1: moon_adventure_heuristic.Bot(), 2: moon_adventure_heuristic.Bot()}
-    searched_phases, followed = set(), 0
-    while not state.is_terminal():
-        legal = state.legal_actions()
-        seat = state.to_move()
-        observation = state.observation(seat)
-        if seat != 0 or len(legal) == 1:
-            player = others.get(seat)
-            state.apply(player.act(observation, legal) if player else legal[0])
-            continue
-        expected = mirror.act(observation, legal)
-        assert bot.search is not None
-        bot.search.last_iterations = 0
-        chosen = bot.act(observation, legal)
-        if bot.search.last_iterations:
-            searched_phases.add(observation["phase"])
-        else:
-            assert chosen == expected, observation["phase"]
-            followed += 1
-        state.apply(chosen)
-    assert searched_phases and searched_phases <= moon_adventure_search.SEARCHED
-    assert followed > 10
+    def play(seed):
+        state = engine.get_game("moon_adventure").new_state(3, seed)
+        bot = moon_adventure_search.Bot()
+        bot.setup({"seat": 0, "seed": seed, "options": {}})
+        bot.playouts = 3
+        mirrors = {name: heuristic.Bot(plan) for name, plan in heuristic.PLANS.items()}
+        others = {1: heuristic.Bot(), 2: heuristic.Bot()}
+        plans, searches, decisions = [], 0, 0
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            seat = state.to_move()
+            observation = state.observation(seat)
+            if seat != 0 or len(legal) == 1:
+                player = others.get(seat)
+                state.apply(player.act(observation, legal) if player else legal[0])
+                continue
+            bot.search.last_worlds = 0
+            expected = {name: mirror.act(observation, legal) for name, mirror in mirrors.items()}
+            chosen = bot.act(observation, legal)
+            decisions += 1
+            if bot.search.last_worlds:
+                searches += 1
+                scores = bot.search.last_scores
+                assert bot.search.last_worlds == 3
+                assert scores[bot.plan] == max(scores.values())
+                if scores["bold"] == scores["steady"]:
+                    assert bot.plan == "bold"  # the heuristic's plan at 3 players
+                plans.append(bot.plan)
+            assert chosen == expected[bot.plan], observation["phase"]
+            state.apply(chosen)
+        return plans, searches, decisions
+
+    plans, searches, decisions = play(11)
+    assert 3 <= searches < decisions / 2  # once a turn, not on every decision
+    assert play(11)[0] == plans
+
+
+def test_a_moon_adventure_mission_scores_its_chance_of_success():
+    """0 while a crew member is out; with everyone home, the chance that the chips home
+    hold the target's undamaged ones, whatever the world dealt them."""
+    from bots.reference import moon_adventure_heuristic as heuristic
+    from bots.reference import moon_adventure_search as search
+
+    def held(state):
+        seen = state.observation(0)
+        return tuple(
+            sum(
+                1
+                for slots in seen["containers"]
+                for item in slots
+                if item and item.get("area") == area
+            )
+            for area in (3, 4, 5)
+        )
+
+    lost = home = None
+    for seed in range(60):
+        state = engine.get_game("moon_adventure").new_state(2, seed)
+        search.play_mission(state, heuristic.BOLD)
+        if not all(state.observation(0)["returned"]):
+            lost = lost or state
+        elif sum(held(state)) >= 5:
+            home = home or state
+    assert lost is not None and home is not None
+    assert search.mission_score(lost) == 0.0
+    chance = search.undamaged_chance(held(home), (3, 4, 5), (7, 7, 7), 5)
+    assert search.mission_score(home) == pytest.approx(chance)
+    assert 0.0 < chance < 1.0
+    # Two chips of Area 5 and none else: P(both undamaged) = 5/7 * 4/6.
+    assert search.undamaged_chance((0, 0, 2), (3, 4, 5), (7, 7, 7), 2) == pytest.approx(20 / 42)
+
+
+def test_the_moon_adventure_search_keeps_the_heuristics_plan_without_time_to_search():
+    from bots.reference import moon_adventure_search
+
+    state = engine.get_game("moon_adventure").new_state(4, 3)
+    search = moon_adventure_search.PlanSearch(state.to_move(), {}, "1")
+    observation = state.observation(state.to_move())
+    assert search.choose(observation, 0.5, None) in ("bold", "steady")
+    assert search.last_worlds >= 1 and search.world_seconds > 0
+    assert search.choose(observation, search.world_seconds / 2, None) == "steady"
+    assert search.last_worlds == 0
