@@ -27,6 +27,7 @@ reads in three parts:
 
 from __future__ import annotations
 
+from functools import cache
 from math import comb
 
 # ----- Game knowledge: the numbers of the plan, the team plans, the table as read --------
@@ -244,9 +245,9 @@ class View:
         if self._chance is not None:
             return self._chance
         known = 0
-        dist = [1.0]
+        held, good_left, unseen = [], [], []
         for area in UNDAMAGED:
-            seen_good = seen = held = 0
+            seen_good = seen = face_down = 0
             for chip in self.all_chips():
                 if chip["area"] == area and chip["broken"] is not None:
                     seen += 1
@@ -255,26 +256,40 @@ class View:
                 for item in slots:
                     if item and item.get("area") == area:
                         if item["broken"] is None:
-                            held += 1
+                            face_down += 1
                         elif not item["broken"]:
                             known += 1
-            unseen = CHIPS_PER_AREA - seen
-            good = UNDAMAGED[area] - seen_good
-            pmf = [
-                comb(good, k) * comb(unseen - good, held - k) / comb(unseen, held)
-                for k in range(held + 1)
-            ]
-            new = [0.0] * (len(dist) + held)
-            for i, a in enumerate(dist):
-                for k, b in enumerate(pmf):
-                    new[i + k] += a * b
-            dist = new
+            held.append(face_down)
+            good_left.append(UNDAMAGED[area] - seen_good)
+            unseen.append(CHIPS_PER_AREA - seen)
         need = self.obs["target"] - known
-        self._chance = sum(p for k, p in enumerate(dist) if k >= need)
+        self._chance = undamaged_chance(tuple(held), tuple(good_left), tuple(unseen), need)
         return self._chance
 
 
 # ----- Evaluation: estimates, then the turn search ------------------------------------
+
+
+@cache
+def undamaged_chance(held, good_left, unseen, need):
+    """P(at least `need` undamaged among `held` unseen chips per area), each area's held
+    chips a uniform draw from its `unseen` chips, `good_left` of them undamaged."""
+    if need <= 0:
+        return 1.0
+    dist = [1.0]
+    for count, good, total in zip(held, good_left, unseen, strict=True):
+        count = min(count, total)
+        pmf = [
+            comb(good, k) * comb(total - good, count - k) / comb(total, count)
+            for k in range(count + 1)
+        ]
+        new = [0.0] * (len(dist) + count)
+        for i, a in enumerate(dist):
+            for k, b in enumerate(pmf):
+                new[i + k] += a * b
+        dist = new
+    return sum(p for k, p in enumerate(dist) if k >= need)
+
 
 _AP_TAILS = {}
 

@@ -26,40 +26,16 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
-from functools import cache
-from math import comb
 from typing import Any
 
 from bots.reference import moon_adventure_heuristic as heuristic
+from bots.reference.moon_adventure_heuristic import undamaged_chance
 from bots.sdk.search import MoveBudget
 from bots.sdk.worlds import world_from_observation
 
 GAME = "moon_adventure"
 TURN_START_PHASES = ("robot", "oxygen", "act")
 DECISIONS_GUESS = 15.0  # turns a seat plays in a mission: the searched decisions
-
-
-@cache
-def undamaged_chance(
-    held: tuple[int, ...], good_left: tuple[int, ...], unseen: tuple[int, ...], need: int
-) -> float:
-    """P(at least `need` undamaged among `held` unseen chips per area), each area's held
-    chips a uniform draw from its `unseen` chips, `good_left` of them undamaged."""
-    if need <= 0:
-        return 1.0
-    dist = [1.0]
-    for count, good, total in zip(held, good_left, unseen, strict=True):
-        count = min(count, total)
-        pmf = [
-            comb(good, k) * comb(total - good, count - k) / comb(total, count)
-            for k in range(count + 1)
-        ]
-        new = [0.0] * (len(dist) + count)
-        for i, a in enumerate(dist):
-            for k, b in enumerate(pmf):
-                new[i + k] += a * b
-        dist = new
-    return sum(p for k, p in enumerate(dist) if k >= need)
 
 
 def mission_score(state: Any) -> float:
