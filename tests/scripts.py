@@ -29,3 +29,11 @@ def run_script(name: str, *arguments: str, timeout: float = 300) -> subprocess.C
         timeout=timeout,
         cwd=SCRIPTS.parent,
     )
+
+
+def assert_refused(name: str, arguments: list[str], said: str) -> None:
+    """`scripts/<name>.py arguments...` ends with a usage error (exit 2) that says `said`,
+    not a traceback."""
+    done = run_script(name, *arguments)
+    assert done.returncode == 2, done.stdout
+    assert said in done.stderr and "Traceback" not in done.stderr

@@ -9,7 +9,7 @@ import pytest
 
 import engine
 from bots.reference import moon_adventure_heuristic as heuristic
-from tests.scripts import load_script, run_script
+from tests.scripts import assert_refused, load_script, run_script
 
 
 @pytest.fixture(scope="module")
@@ -94,9 +94,7 @@ def test_a_blend_of_nothing_plays_the_heuristics_missions_move_for_move(script):
     ],
 )
 def test_bad_arguments_are_a_clear_error_not_a_traceback(arguments, said):
-    done = run_script("fitted_turn_value", *arguments)
-    assert done.returncode == 2
-    assert said in done.stderr and "Traceback" not in done.stderr
+    assert_refused("fitted_turn_value", arguments, said)
 
 
 def test_the_script_fits_and_prints_a_row_per_planner_the_same_every_run():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.scripts import run_script
+from tests.scripts import assert_refused, run_script
 
 
 @pytest.mark.parametrize(
@@ -16,9 +16,7 @@ from tests.scripts import run_script
     ],
 )
 def test_bad_arguments_are_a_clear_error_not_a_traceback(arguments, said):
-    done = run_script("team_plans", *arguments)
-    assert done.returncode == 2
-    assert said in done.stderr and "Traceback" not in done.stderr
+    assert_refused("team_plans", arguments, said)
 
 
 def test_every_plan_the_heuristic_and_the_search_play_the_same_missions_repeatably():

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bots.reference import moon_adventure_heuristic as heuristic
-from tests.scripts import load_script, run_script
+from tests.scripts import assert_refused, load_script, run_script
 
 
 @pytest.fixture(scope="module")
@@ -44,9 +44,7 @@ def test_other_weights_play_other_missions_and_the_heuristics_own_come_back(scri
     ],
 )
 def test_bad_arguments_are_a_clear_error_not_a_traceback(arguments, said):
-    done = run_script("tune_turn_weights", *arguments)
-    assert done.returncode == 2
-    assert said in done.stderr and "Traceback" not in done.stderr
+    assert_refused("tune_turn_weights", arguments, said)
 
 
 def test_the_script_tunes_and_validates_the_same_every_run():
